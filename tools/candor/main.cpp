@@ -1,0 +1,20 @@
+#include <cstdio>
+#include <exception>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"candor: constraint-based candidate-space search for schedules"};
+  app.require_subcommand(1);
+  int exit_status = 0;
+  candor::cli::register_block_command(app, exit_status);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "candor: error: %s\n", e.what());
+    return 1;
+  }
+  return exit_status;
+}
