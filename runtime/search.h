@@ -1,0 +1,84 @@
+// Search engines behind one interface. A search explores the candidates below a root by
+// applying decisions from a Brancher, ranks them with an Objective's estimate, prunes with
+// its lower bound, and reports the same statistics as every other engine.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "candidate.h"
+#include "space.h"
+
+namespace candor {
+
+// Limits of one search run; a search stops at the first limit reached. Deterministic for a
+// given seed when no wall-time limit is hit.
+struct Budget {
+  double seconds = std::numeric_limits<double>::infinity();
+  int64_t max_expanded = -1;  // nodes expanded; -1: unlimited
+  int64_t max_kept = -1;      // candidates alive at once (memory); -1: engine's default
+  uint64_t seed = 0;
+};
+
+struct SearchStats {
+  int64_t created = 0;          // candidates created by a decision (failed ones included)
+  int64_t expanded = 0;         // candidates whose children were generated
+  int64_t failed = 0;           // children that failed propagation
+  int64_t pruned_by_bound = 0;  // children discarded because lower bound >= best cost
+  int64_t complete = 0;         // complete candidates (implementations) reached
+  double seconds = 0;
+  // (seconds since start, best cost) each time the best cost improved.
+  std::vector<std::pair<double, double>> best_over_time;
+};
+
+struct SearchResult {
+  std::optional<Candidate> best;
+  double best_cost = std::numeric_limits<double>::infinity();
+  bool optimal = false;  // true only when the search proved no better implementation exists
+  SearchStats stats;
+};
+
+// What a search optimises: the cost of implementations (exact or predicted), an admissible
+// lower bound for partial candidates, and a ranking estimate (lower is better).
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  // The cost of a complete candidate.
+  virtual double cost(const Space& space, const Candidate& c) const = 0;
+  // A bound no completion of c can beat. Default: no information.
+  virtual double lower_bound(const Space& space, const Candidate& c) const;
+  // Ranking of a partial candidate, lower is better. Default: the lower bound.
+  virtual double estimate(const Space& space, const Candidate& c) const;
+  // Batched ranking; the default calls estimate() on each.
+  virtual void estimate_batch(const Space& space, const std::vector<const Candidate*>& batch,
+                              std::vector<double>& out) const;
+};
+
+// Splits a candidate into children whose implementations partition its own.
+class Brancher {
+ public:
+  virtual ~Brancher() = default;
+  // The decisions to try, in preferred order; empty when c is complete.
+  virtual std::vector<Decision> branch(const Space& space, const Candidate& c) const = 0;
+};
+
+// The default: the first open variable in the space's stable order, one child per value.
+class FirstOpenVarBrancher : public Brancher {
+ public:
+  std::vector<Decision> branch(const Space& space, const Candidate& c) const override;
+};
+
+class Search {
+ public:
+  virtual ~Search() = default;
+  virtual std::string name() const = 0;
+  virtual SearchResult run(const Space& space, const Candidate& root, const Objective& objective,
+                           const Brancher& brancher, const Budget& budget) = 0;
+};
+
+}  // namespace candor
