@@ -3,6 +3,7 @@
 // domains only through it, so every change is queued exactly once until processed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
