@@ -84,6 +84,25 @@ std::vector<Word> Space::single_value_mask(int var, int value) const {
   return mask;
 }
 
+std::vector<Word> Space::compare_mask(int var, Relation op, int64_t rhs) const {
+  const VarLayout& layout = vars_[var];
+  std::vector<Word> mask(layout.words, 0);
+  for (int v = 0; v < layout.universe_size; ++v) {
+    int64_t value = layout.is_enum ? v : layout.ints[v];
+    bool keep = false;
+    switch (op) {
+      case Relation::Eq: keep = value == rhs; break;
+      case Relation::Ne: keep = value != rhs; break;
+      case Relation::Lt: keep = value < rhs; break;
+      case Relation::Le: keep = value <= rhs; break;
+      case Relation::Gt: keep = value > rhs; break;
+      case Relation::Ge: keep = value >= rhs; break;
+    }
+    if (keep) mask[v / kWordBits] |= Word{1} << (v % kWordBits);
+  }
+  return mask;
+}
+
 std::optional<Candidate> Space::root() const {
   Candidate c;
   c.words.assign(total_words_, 0);

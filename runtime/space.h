@@ -12,10 +12,9 @@
 #include <vector>
 
 #include "candidate.h"
+#include "propagation.h"
 
 namespace candor {
-
-class PropagationContext;
 
 // A restriction of one variable to a set of values (bit i of `mask` keeps value i).
 struct Restriction {
@@ -119,6 +118,13 @@ class Space {
   void finish_layout();
   CounterLayout& counter_layout(int counter) { return counters_[counter]; }
   const VarLayout& var_layout(int var) const { return vars_[var]; }
+  // The integers of an integer choice's universe; nullptr for enum choices (whose values
+  // compare by index).
+  const int64_t* var_ints(int var) const {
+    return vars_[var].is_enum ? nullptr : vars_[var].ints.data();
+  }
+  // The values of integer choice `var` whose integer v satisfies `v op rhs`.
+  std::vector<Word> compare_mask(int var, Relation op, int64_t rhs) const;
 
   // Names the generated code provides for printing.
   virtual std::string decl_name(int decl) const = 0;
