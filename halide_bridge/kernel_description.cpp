@@ -1,0 +1,523 @@
+#include "kernel_description.h"
+
+#include <algorithm>
+#include <set>
+
+namespace candor::halide_bridge {
+
+namespace HI = Halide::Internal;
+
+int64_t StageInfo::points() const {
+  int64_t n = 1;
+  for (const LoopInfo& l : loops) n *= l.extent;
+  return n;
+}
+
+const LoopInfo* StageInfo::find_loop(const std::string& var) const {
+  for (const LoopInfo& l : loops)
+    if (l.var == var) return &l;
+  return nullptr;
+}
+
+int64_t FuncInfo::points() const {
+  int64_t n = 1;
+  for (const Range& r : region) n *= r.extent();
+  return n;
+}
+
+const FuncInfo* KernelDescription::find_func(const std::string& name) const {
+  for (const FuncInfo& f : funcs)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const FuncInfo& KernelDescription::func(const std::string& name) const {
+  if (const FuncInfo* f = find_func(name)) return *f;
+  throw BridgeError("kernel description: no Func named '" + name + "'");
+}
+
+const InputInfo* KernelDescription::find_input(const std::string& name) const {
+  for (const InputInfo& i : inputs)
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+std::vector<const Edge*> KernelDescription::edges_into(const std::string& func, int stage) const {
+  std::vector<const Edge*> r;
+  for (const Edge& e : edges)
+    if (e.consumer == func && e.consumer_stage == stage) r.push_back(&e);
+  return r;
+}
+
+std::vector<const Edge*> KernelDescription::edges_from(const std::string& producer) const {
+  std::vector<const Edge*> r;
+  for (const Edge& e : edges)
+    if (e.producer == producer && e.consumer != producer) r.push_back(&e);
+  return r;
+}
+
+namespace {
+
+std::string stage_name(const std::string& func, int stage) {
+  return stage == 0 ? func : func + ".update(" + std::to_string(stage - 1) + ")";
+}
+
+// Finds every parameter and constant buffer the pipeline refers to, and builds the
+// substitution that replaces them by their estimates (constant buffers by their shape).
+class ParamCollector : public HI::IRGraphVisitor {
+ public:
+  std::map<std::string, HI::Parameter> buffers;
+  std::map<std::string, HI::Parameter> scalars;
+  std::map<std::string, Halide::Buffer<>> constants;
+  std::map<std::string, Halide::Expr> constant_shape;  // "buf.min.0" -> value
+
+ private:
+  using HI::IRGraphVisitor::visit;
+  void visit(const HI::Variable* op) override {
+    if (op->param.defined()) {
+      if (op->param.is_buffer())
+        buffers[op->param.name()] = op->param;
+      else
+        scalars[op->param.name()] = op->param;
+    } else if (op->image.defined()) {
+      for (int d = 0; d < op->image.dimensions(); ++d) {
+        std::string p = op->image.name() + ".";
+        constant_shape[p + "min." + std::to_string(d)] = op->image.dim(d).min();
+        constant_shape[p + "extent." + std::to_string(d)] = op->image.dim(d).extent();
+      }
+    }
+  }
+  void visit(const HI::Call* op) override {
+    if (op->call_type == HI::Call::Image) {
+      if (op->param.defined())
+        buffers[op->param.name()] = op->param;
+      else if (op->image.defined())
+        constants[op->name] = op->image;
+    }
+    HI::IRGraphVisitor::visit(op);
+  }
+};
+
+std::optional<int64_t> const_value(const Halide::Expr& e) {
+  if (!e.defined()) return std::nullopt;
+  Halide::Expr s = HI::simplify(e);
+  if (const int64_t* v = HI::as_const_int(s)) return *v;
+  if (const uint64_t* u = HI::as_const_uint(s)) return int64_t(*u);
+  return std::nullopt;
+}
+
+struct CallSite {
+  std::vector<Halide::Expr> args;
+};
+
+// All call sites of Funcs and images in an expression, by callee name.
+class CallCollector : public HI::IRVisitor {
+ public:
+  std::map<std::string, std::vector<CallSite>> calls;
+  std::set<std::string> inputs;
+
+ private:
+  using HI::IRVisitor::visit;
+  void visit(const HI::Call* op) override {
+    if (op->call_type == HI::Call::Halide || op->call_type == HI::Call::Image) {
+      calls[op->name].push_back(CallSite{op->args});
+      if (op->call_type == HI::Call::Image) inputs.insert(op->name);
+    }
+    HI::IRVisitor::visit(op);
+  }
+};
+
+void unite(std::vector<Range>& into, const std::vector<Range>& r) {
+  if (into.empty()) {
+    into = r;
+    return;
+  }
+  for (size_t d = 0; d < r.size() && d < into.size(); ++d) {
+    into[d].min = std::min(into[d].min, r[d].min);
+    into[d].max = std::max(into[d].max, r[d].max);
+  }
+}
+
+class Describer {
+ public:
+  Describer(const Halide::Pipeline& p, const Halide::Target& t) : pipeline_(p), target_(t) {}
+
+  KernelDescription run() {
+    kd_.target = target_.to_string();
+    for (const Halide::Func& f : pipeline_.outputs()) outputs_.push_back(f.function());
+    if (outputs_.empty()) throw BridgeError("pipeline has no outputs");
+    env_ = HI::build_environment(outputs_);
+    order_ = HI::topological_order(outputs_, env_);
+    for (const std::string& name : order_) {
+      const HI::Function& f = env_.at(name);
+      if (f.has_extern_definition())
+        throw BridgeError("Func '" + name + "' is an extern stage (define_extern '" +
+                          f.extern_function_name() + "'); candor cannot describe extern stages");
+      if (!f.has_pure_definition())
+        throw BridgeError("Func '" + name + "' has no definition");
+    }
+    collect_params();
+    set_output_regions();
+    func_value_bounds_ = HI::compute_function_value_bounds(order_, env_);
+    // Consumers before producers: when a Func is reached, every reader has added its
+    // requirement to the Func's region.
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) describe_func(env_.at(*it));
+    finish();
+    return kd_;
+  }
+
+ private:
+  const Halide::Pipeline& pipeline_;
+  Halide::Target target_;
+  KernelDescription kd_;
+  std::vector<HI::Function> outputs_;
+  std::map<std::string, HI::Function> env_;
+  std::vector<std::string> order_;
+  std::map<std::string, Halide::Expr> subst_;
+  std::map<std::string, std::vector<Range>> required_;  // by Func or input name
+  std::map<std::string, FuncInfo> infos_;
+  std::map<std::string, InputInfo> inputs_;
+  HI::FuncValueBounds func_value_bounds_;
+
+  Halide::Expr prepare(const Halide::Expr& e) const {
+    if (!e.defined()) return e;
+    return HI::simplify(HI::substitute(subst_, HI::substitute_in_all_lets(e)));
+  }
+
+  void collect_params() {
+    ParamCollector pc;
+    for (const std::string& name : order_) env_.at(name).accept(&pc);
+    for (const auto& [name, p] : pc.scalars) {
+      Halide::Expr est = p.estimate();
+      if (!est.defined())
+        throw BridgeError("scalar parameter '" + name +
+                          "' has no estimate (call set_estimate(value) on it)");
+      subst_[name] = est;
+      std::ostringstream os;
+      os << est;
+      kd_.scalar_params[name] = os.str();
+    }
+    for (const auto& [name, p] : pc.buffers) {
+      InputInfo in;
+      in.name = name;
+      in.type = p.type();
+      for (int d = 0; d < p.dimensions(); ++d) {
+        Halide::Expr mn = p.min_constraint_estimate(d), ex = p.extent_constraint_estimate(d);
+        if (!mn.defined() || !ex.defined())
+          throw BridgeError("input '" + name + "' has no estimate for dimension " +
+                            std::to_string(d) +
+                            " (call dim(" + std::to_string(d) +
+                            ").set_estimate(min, extent) or set_estimates)");
+        auto mv = const_value(mn), ev = const_value(ex);
+        if (!mv || !ev)
+          throw BridgeError("input '" + name + "' has a non-constant estimate in dimension " +
+                            std::to_string(d));
+        subst_[name + ".min." + std::to_string(d)] = mn;
+        subst_[name + ".extent." + std::to_string(d)] = ex;
+        in.estimate.push_back(Range{*mv, *mv + *ev - 1});
+      }
+      inputs_[name] = in;
+    }
+    for (const auto& [name, buf] : pc.constants) {
+      InputInfo in;
+      in.name = name;
+      in.type = buf.type();
+      in.is_constant = true;
+      for (int d = 0; d < buf.dimensions(); ++d)
+        in.estimate.push_back(Range{buf.dim(d).min(), buf.dim(d).max()});
+      inputs_[name] = in;
+    }
+    for (const auto& [k, v] : pc.constant_shape) subst_[k] = v;
+  }
+
+  void set_output_regions() {
+    for (const HI::Function& f : outputs_) {
+      const auto& estimates = f.schedule().estimates();
+      std::vector<Range> region;
+      for (const std::string& arg : f.args()) {
+        auto it = std::find_if(estimates.begin(), estimates.end(),
+                               [&](const HI::Bound& b) { return b.var == arg; });
+        if (it == estimates.end() || !it->min.defined() || !it->extent.defined())
+          throw BridgeError("output '" + f.name() + "' has no estimate for dimension '" + arg +
+                            "' (call set_estimate(" + arg + ", min, extent) on it)");
+        auto mn = const_value(prepare(it->min)), ex = const_value(prepare(it->extent));
+        if (!mn || !ex)
+          throw BridgeError("output '" + f.name() + "' has a non-constant estimate for '" + arg +
+                            "'");
+        region.push_back(Range{*mn, *mn + *ex - 1});
+      }
+      unite(required_[f.name()], region);
+      kd_.outputs.push_back(f.name());
+    }
+  }
+
+  std::vector<LoopInfo> stage_loops(const HI::Function& f, int stage,
+                                    const std::vector<Range>& region) const {
+    const HI::Definition& def = stage == 0 ? f.definition() : f.update(stage - 1);
+    std::map<std::string, Range> rvars;
+    for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
+      auto mn = const_value(prepare(rv.min)), ex = const_value(prepare(rv.extent));
+      if (!mn || !ex)
+        throw BridgeError("RDom variable '" + rv.var + "' of " + stage_name(f.name(), stage) +
+                          " does not have a constant extent under the estimates");
+      rvars[rv.var] = Range{*mn, *mn + *ex - 1};
+    }
+    std::vector<LoopInfo> loops;
+    for (const HI::Dim& d : def.schedule().dims()) {
+      if (d.var == Halide::Var::outermost().name()) continue;
+      LoopInfo l;
+      l.var = d.var;
+      l.is_rvar = d.is_rvar();
+      l.is_pure = d.is_pure();
+      if (l.is_rvar) {
+        auto it = rvars.find(d.var);
+        if (it == rvars.end())
+          throw BridgeError(stage_name(f.name(), stage) + " is already scheduled (loop '" + d.var +
+                            "' is not in its definition); describe an unscheduled pipeline");
+        l.min = it->second.min;
+        l.extent = it->second.extent();
+      } else {
+        const auto& args = f.args();
+        auto it = std::find(args.begin(), args.end(), d.var);
+        if (it == args.end())
+          throw BridgeError(stage_name(f.name(), stage) + " is already scheduled (loop '" + d.var +
+                            "' is not in its definition); describe an unscheduled pipeline");
+        const Range& r = region[it - args.begin()];
+        l.min = r.min;
+        l.extent = r.extent();
+      }
+      loops.push_back(l);
+    }
+    return loops;
+  }
+
+  std::vector<Range> to_ranges(const HI::Box& box, const std::string& callee,
+                               const std::string& consumer) const {
+    std::vector<Range> r;
+    for (size_t d = 0; d < box.size(); ++d) {
+      auto mn = box[d].has_lower_bound() ? const_value(box[d].min) : std::nullopt;
+      auto mx = box[d].has_upper_bound() ? const_value(box[d].max) : std::nullopt;
+      if (!mn || !mx) {
+        auto in = inputs_.find(callee);
+        if (in != inputs_.end()) {
+          // Data-dependent reads of an input: all Halide can promise is the buffer itself.
+          r.push_back(in->second.estimate[d]);
+          continue;
+        }
+        throw BridgeError("cannot bound the region of '" + callee + "' read by " + consumer +
+                          " in dimension " + std::to_string(d) +
+                          " (data-dependent or unclamped access)");
+      }
+      r.push_back(Range{*mn, *mx});
+    }
+    return r;
+  }
+
+  AccessDim footprint_dim(const std::vector<CallSite>& sites, size_t d,
+                          const std::vector<std::string>& loop_vars, const Range& whole) const {
+    AccessDim a;
+    a.coeffs.assign(loop_vars.size(), Rational(0));
+    bool first = true;
+    for (const CallSite& s : sites) {
+      auto form = d < s.args.size() ? affine_form(s.args[d], loop_vars) : std::nullopt;
+      if (!form || (!first && form->coeffs != a.coeffs)) {
+        // Not one affine map for all call sites: report the absolute region instead.
+        a.affine = false;
+        a.coeffs.assign(loop_vars.size(), Rational(0));
+        a.min_offset = whole.min;
+        a.max_offset = whole.max;
+        return a;
+      }
+      int64_t lo = form->const_min.floor(), hi = form->const_max.ceil();
+      if (first) {
+        a.coeffs = form->coeffs;
+        a.min_offset = lo;
+        a.max_offset = hi;
+      } else {
+        a.min_offset = std::min(a.min_offset, lo);
+        a.max_offset = std::max(a.max_offset, hi);
+      }
+      first = false;
+    }
+    return a;
+  }
+
+  void describe_func(const HI::Function& f) {
+    FuncInfo info;
+    info.name = f.name();
+    info.args = f.args();
+    info.types = f.output_types();
+    auto req = required_.find(f.name());
+    if (req == required_.end())
+      throw BridgeError("Func '" + f.name() + "' is not read by any output");
+    info.region = req->second;
+    info.is_output = std::any_of(outputs_.begin(), outputs_.end(),
+                                 [&](const HI::Function& o) { return o.same_as(f); });
+    info.can_inline = !info.is_output && f.can_be_inlined() && !f.has_update_definition();
+    info.vector_width = 1 << 30;
+    for (const Halide::Type& t : info.types) {
+      info.vector_width = std::min(info.vector_width, target_.natural_vector_size(t));
+      info.bytes_per_point += t.bytes();
+    }
+    const int stages = 1 + int(f.updates().size());
+    for (int s = 0; s < stages; ++s) {
+      const HI::Definition& def = s == 0 ? f.definition() : f.update(s - 1);
+      StageInfo st;
+      st.func = f.name();
+      st.index = s;
+      st.loops = stage_loops(f, s, info.region);
+
+      std::vector<Halide::Expr> exprs;
+      for (const Halide::Expr& v : def.values()) exprs.push_back(prepare(v));
+      if (s > 0)
+        for (const Halide::Expr& a : def.args()) exprs.push_back(prepare(a));
+      if (def.predicate().defined()) exprs.push_back(prepare(def.predicate()));
+
+      HI::Scope<HI::Interval> scope;
+      std::vector<std::string> loop_vars;
+      for (const LoopInfo& l : st.loops) {
+        scope.push(l.var, HI::Interval(Halide::Expr(l.min), Halide::Expr(l.min + l.extent - 1)));
+        loop_vars.push_back(l.var);
+      }
+      CallCollector cc;
+      std::map<std::string, HI::Box> boxes;
+      for (const Halide::Expr& e : exprs) {
+        st.ops += count_ops(e);
+        e.accept(&cc);
+        for (auto& [callee, box] : HI::boxes_required(e, scope, func_value_bounds_)) {
+          auto it = boxes.find(callee);
+          if (it == boxes.end())
+            boxes[callee] = box;
+          else
+            it->second = HI::box_union(it->second, box);
+        }
+      }
+      for (const auto& [callee, sites] : cc.calls) {
+        Edge edge;
+        edge.producer = callee;
+        edge.producer_is_input = cc.inputs.count(callee) > 0;
+        edge.consumer = f.name();
+        edge.consumer_stage = s;
+        edge.calls = int(sites.size());
+        edge.required = to_ranges(boxes.at(callee), callee, stage_name(f.name(), s));
+        for (size_t d = 0; d < edge.required.size(); ++d)
+          edge.footprint.push_back(footprint_dim(sites, d, loop_vars, edge.required[d]));
+        if (callee != f.name()) {
+          unite(required_[callee], edge.required);
+          if (!edge.producer_is_input) consumers_of_[callee].insert(f.name());
+        }
+        kd_.edges.push_back(edge);
+      }
+      info.stages.push_back(st);
+    }
+    infos_[f.name()] = info;
+  }
+
+  void finish() {
+    for (const std::string& name : order_) {
+      FuncInfo info = infos_.at(name);
+      const auto& c = consumers_of_[name];
+      info.consumers.assign(c.begin(), c.end());
+      kd_.funcs.push_back(info);
+    }
+    for (auto& [name, in] : inputs_) {
+      auto it = required_.find(name);
+      if (it != required_.end()) in.required = it->second;
+      in.vector_width = target_.natural_vector_size(in.type);
+      kd_.inputs.push_back(in);
+    }
+    // Edges in producer-before-consumer order of the consumer, stages ascending.
+    std::map<std::string, size_t> pos;
+    for (size_t i = 0; i < order_.size(); ++i) pos[order_[i]] = i;
+    std::stable_sort(kd_.edges.begin(), kd_.edges.end(), [&](const Edge& a, const Edge& b) {
+      if (a.consumer != b.consumer) return pos[a.consumer] < pos[b.consumer];
+      if (a.consumer_stage != b.consumer_stage) return a.consumer_stage < b.consumer_stage;
+      return a.producer < b.producer;
+    });
+  }
+
+  std::map<std::string, std::set<std::string>> consumers_of_;
+};
+
+}  // namespace
+
+KernelDescription describe_pipeline(const Halide::Pipeline& pipeline, const Halide::Target& target) {
+  try {
+    return Describer(pipeline, target).run();
+  } catch (const BridgeError&) {
+    throw;
+  } catch (const Halide::Error& e) {
+    throw BridgeError(std::string("Halide error while describing the pipeline: ") + e.what());
+  }
+}
+
+KernelDescription describe_app(const AppInstance& app, const Halide::Target& target) {
+  return describe_pipeline(app.pipeline(), target);
+}
+
+std::map<std::string, Halide::Func> pipeline_funcs(const std::vector<Halide::Func>& outputs) {
+  std::vector<HI::Function> fs;
+  for (const Halide::Func& f : outputs) fs.push_back(f.function());
+  std::map<std::string, Halide::Func> r;
+  for (const auto& [name, f] : HI::build_environment(fs)) r.emplace(name, Halide::Func(f));
+  return r;
+}
+
+void to_json(nlohmann::json& j, const Range& r) {
+  j = nlohmann::json{{"min", r.min}, {"extent", r.extent()}};
+}
+
+void to_json(nlohmann::json& j, const LoopInfo& l) {
+  j = nlohmann::json{{"var", l.var}, {"rvar", l.is_rvar}, {"pure", l.is_pure},
+                     {"min", l.min}, {"extent", l.extent}};
+}
+
+void to_json(nlohmann::json& j, const AccessDim& a) {
+  j = nlohmann::json{{"affine", a.affine}, {"coeffs", a.coeffs},
+                     {"min_offset", a.min_offset}, {"max_offset", a.max_offset}};
+}
+
+void to_json(nlohmann::json& j, const Edge& e) {
+  j = nlohmann::json{{"producer", e.producer},
+                     {"producer_is_input", e.producer_is_input},
+                     {"consumer", e.consumer},
+                     {"consumer_stage", e.consumer_stage},
+                     {"calls", e.calls},
+                     {"footprint", e.footprint},
+                     {"required", e.required}};
+}
+
+void to_json(nlohmann::json& j, const StageInfo& s) {
+  j = nlohmann::json{{"index", s.index}, {"loops", s.loops}, {"ops", s.ops}, {"points", s.points()}};
+}
+
+void to_json(nlohmann::json& j, const FuncInfo& f) {
+  std::vector<std::string> types;
+  for (const Halide::Type& t : f.types) types.push_back(type_name(t));
+  j = nlohmann::json{{"name", f.name},
+                     {"args", f.args},
+                     {"types", types},
+                     {"region", f.region},
+                     {"is_output", f.is_output},
+                     {"can_inline", f.can_inline},
+                     {"vector_width", f.vector_width},
+                     {"bytes_per_point", f.bytes_per_point},
+                     {"stages", f.stages},
+                     {"consumers", f.consumers}};
+}
+
+void to_json(nlohmann::json& j, const InputInfo& i) {
+  j = nlohmann::json{{"name", i.name},
+                     {"type", type_name(i.type)},
+                     {"constant", i.is_constant},
+                     {"estimate", i.estimate},
+                     {"required", i.required},
+                     {"vector_width", i.vector_width}};
+}
+
+void to_json(nlohmann::json& j, const KernelDescription& k) {
+  j = nlohmann::json{{"target", k.target}, {"funcs", k.funcs},   {"inputs", k.inputs},
+                     {"edges", k.edges},   {"outputs", k.outputs}, {"scalar_params", k.scalar_params}};
+}
+
+}  // namespace candor::halide_bridge

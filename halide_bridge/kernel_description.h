@@ -1,0 +1,127 @@
+// The kernel description: everything the decision spaces, cost models and schedule
+// sampler need to know about a pipeline, computed once from Halide's own analyses
+// (bounds inference on the estimates, the accesses each stage makes, op counts, types).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <Halide.h>
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "error.h"
+#include "expr_analysis.h"
+
+namespace candor::halide_bridge {
+
+struct Range {
+  int64_t min = 0;
+  int64_t max = -1;
+  int64_t extent() const { return max - min + 1; }
+  bool operator==(const Range& o) const { return min == o.min && max == o.max; }
+};
+
+// One loop of a stage, before any scheduling.
+struct LoopInfo {
+  std::string var;  // the Halide loop variable ("x", or "r$x" for an RDom variable)
+  bool is_rvar = false;
+  // Iterations may run in any order (a pure var, or an RVar Halide proved race-free).
+  // Only pure loops may be parallelized, vectorized or reordered across other loops.
+  bool is_pure = true;
+  int64_t min = 0;
+  int64_t extent = 1;
+};
+
+// How a consumer stage reads one producer dimension, per point of the consumer:
+// producer_coord = sum_i coeffs[i] * loop_i + c, c in [min_offset, max_offset].
+// When the access is not affine (data-dependent, products of loop vars), `affine` is
+// false, coeffs are all zero and [min_offset, max_offset] is the absolute region read.
+struct AccessDim {
+  bool affine = true;
+  std::vector<Rational> coeffs;  // by the consumer stage's loops, same order as `loops`
+  int64_t min_offset = 0;
+  int64_t max_offset = 0;
+  int64_t width() const { return max_offset - min_offset + 1; }
+};
+
+struct Edge {
+  std::string producer;  // a Func or an input; equals `consumer` for an update reading itself
+  bool producer_is_input = false;
+  std::string consumer;
+  int consumer_stage = 0;  // 0: the pure definition; k: update k-1
+  int calls = 0;           // call sites per consumer point
+  std::vector<AccessDim> footprint;  // per producer dimension
+  std::vector<Range> required;       // producer region read over the whole consumer stage
+};
+
+struct StageInfo {
+  std::string func;
+  int index = 0;                // 0: pure definition, k: update definition k-1
+  std::vector<LoopInfo> loops;  // innermost first (Halide's default order)
+  OpCounts ops;                 // per point
+  int64_t points() const;
+  const LoopInfo* find_loop(const std::string& var) const;
+};
+
+struct FuncInfo {
+  std::string name;
+  std::vector<std::string> args;  // pure variables, innermost storage dimension first
+  std::vector<Halide::Type> types;
+  std::vector<Range> region;  // from bounds inference over the output estimates
+  bool is_output = false;
+  bool can_inline = false;  // no update definitions, not an output
+  int vector_width = 1;     // target.natural_vector_size of the widest output type
+  int bytes_per_point = 0;  // sum over tuple elements
+  std::vector<StageInfo> stages;
+  std::vector<std::string> consumers;  // other Funcs reading this one (not itself)
+  int64_t points() const;
+};
+
+struct InputInfo {
+  std::string name;
+  Halide::Type type;
+  bool is_constant = false;     // a Buffer<> embedded in the pipeline, not an ImageParam
+  std::vector<Range> estimate;  // the declared estimate (or the constant buffer's shape)
+  std::vector<Range> required;  // what the pipeline reads of it at the output estimates
+  int vector_width = 1;
+};
+
+struct KernelDescription {
+  std::string target;
+  std::vector<FuncInfo> funcs;  // topological order: producers before consumers
+  std::vector<InputInfo> inputs;
+  std::vector<Edge> edges;
+  std::vector<std::string> outputs;
+  std::map<std::string, std::string> scalar_params;  // name -> estimate, as text
+
+  const FuncInfo* find_func(const std::string& name) const;
+  const FuncInfo& func(const std::string& name) const;  // throws BridgeError
+  const InputInfo* find_input(const std::string& name) const;
+  // Edges whose consumer is (func, stage); self edges of updates included.
+  std::vector<const Edge*> edges_into(const std::string& func, int stage) const;
+  // Edges reading `producer` from another Func.
+  std::vector<const Edge*> edges_from(const std::string& producer) const;
+};
+
+// Throws BridgeError for what it cannot describe: a missing estimate on an output,
+// input or scalar parameter; an extern stage; a region it cannot bound.
+KernelDescription describe_pipeline(const Halide::Pipeline& pipeline, const Halide::Target& target);
+KernelDescription describe_app(const AppInstance& app, const Halide::Target& target);
+
+// Every Func reachable from `outputs`, by name (including wrappers such as boundary
+// conditions that an app may not have named).
+std::map<std::string, Halide::Func> pipeline_funcs(const std::vector<Halide::Func>& outputs);
+
+void to_json(nlohmann::json& j, const Range& r);
+void to_json(nlohmann::json& j, const LoopInfo& l);
+void to_json(nlohmann::json& j, const AccessDim& a);
+void to_json(nlohmann::json& j, const Edge& e);
+void to_json(nlohmann::json& j, const StageInfo& s);
+void to_json(nlohmann::json& j, const FuncInfo& f);
+void to_json(nlohmann::json& j, const InputInfo& i);
+void to_json(nlohmann::json& j, const KernelDescription& k);
+
+}  // namespace candor::halide_bridge
