@@ -639,7 +639,7 @@ void Backend::emit_naming(Emitter& e) {
   for (size_t i = 0; i < s_.sets.size(); ++i) {
     const auto& set = s_.sets[i];
     if (set.parameterised) continue;
-    e.open(fmt::format("case {}:", i));
+    e.open(fmt::format("case {}: {{", i));
     e.line("if (!input_.{0}_names.empty()) return input_.{0}_names[object];", set.name);
     e.line("return \"{}\" + std::to_string(object);", set.name);
     e.close();
@@ -723,7 +723,7 @@ void Backend::emit_on_change(Emitter& e) {
       }
     }
     if (calls.empty()) continue;
-    e.open(fmt::format("case {}:", c));
+    e.open(fmt::format("case {}: {{", c));
     for (const auto& call : calls) {
       e.line("{}", call);
       e.line("if (ctx.failed()) return;");
@@ -750,7 +750,7 @@ std::string Backend::header() {
   e.blank();
   e.line("#include \"space.h\"");
   e.blank();
-  e.open(fmt::format("namespace {} {{", ns()));
+  e.line("namespace {} {{", ns());
   e.blank();
   for (const auto& en : s_.enums) {
     e.open(fmt::format("struct {} {{", en.name));
@@ -893,7 +893,7 @@ std::string Backend::header() {
   for (const auto& counter : s_.counters) e.line("int counter_base_{}_ = 0;", counter.name);
   e.close("};");
   e.blank();
-  e.close(fmt::format("}}  // namespace {}", ns()));
+  e.line("}}  // namespace {}", ns());
   return e.str();
 }
 
@@ -907,7 +907,7 @@ std::string Backend::source(const std::string& header_name) {
   e.blank();
   e.line("#include \"propagation.h\"");
   e.blank();
-  e.open(fmt::format("namespace {} {{", ns()));
+  e.line("namespace {} {{", ns());
   e.blank();
   emit_constructor(e);
   emit_naming(e);
@@ -930,7 +930,7 @@ std::string Backend::source(const std::string& header_name) {
   e.line("return !ctx.failed();");
   e.close();
   e.blank();
-  e.close(fmt::format("}}  // namespace {}", ns()));
+  e.line("}}  // namespace {}", ns());
   return e.str();
 }
 

@@ -12,7 +12,7 @@
 
 #include "cpp_backend.h"
 #include "dsl/diagnostics.h"
-#include "dsl/sema.h"
+#include "dsl/frontend.h"
 
 namespace {
 
