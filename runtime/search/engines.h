@@ -1,0 +1,51 @@
+// The search engines, built by name from a spec string.
+//
+//   make_search("beam")                        beam search with its defaults
+//   make_search("beam:width=32,passes=3")      options as key=value, comma separated
+//   make_search("mb2fbs:beta1=28,beta2=4,beta=32")
+//   make_search("mcts:iterations=200,c=1.4,ensemble=4")
+//
+// Every engine implements candor::Search (search.h), honours the Budget (wall time, nodes
+// expanded, candidates kept, seed), is deterministic for a seed when no time limit is hit,
+// and fills SearchStats the same way:
+//   created          children produced by applying a decision (failed ones included)
+//   expanded         candidates whose decisions were asked from the Brancher
+//   failed           children whose propagation failed (plus complete candidates that a
+//                    full Space::satisfies_all check rejected; those are never returned)
+//   pruned_by_bound  candidates discarded because lower bound >= best cost found so far
+//   complete         implementations reached (each one costed once)
+//   best_over_time   (seconds since start, cost) at each improvement
+// The returned best is always complete and passes Space::satisfies_all.
+//
+// When a budget limit stops an engine before it reached any implementation, the result has
+// no best (engines never overrun the budget to finish a dive).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "search.h"
+
+namespace candor {
+
+// Builds an engine from "NAME" or "NAME:key=value,...". Throws std::invalid_argument with a
+// message naming the valid engines (unknown NAME) or the valid options (unknown key, bad
+// value).
+std::unique_ptr<Search> make_search(const std::string& spec);
+
+// The engine names make_search accepts, in a stable order.
+std::vector<std::string> search_names();
+
+// One option of an engine: its key, default (as text) and a one-line description.
+struct SearchOptionInfo {
+  std::string key;
+  std::string default_value;
+  std::string help;
+};
+// The options of engine `name` (throws std::invalid_argument for an unknown name).
+std::vector<SearchOptionInfo> search_options(const std::string& name);
+// A human-readable summary of every engine and its options (for --help texts).
+std::string search_help();
+
+}  // namespace candor

@@ -1,0 +1,212 @@
+#include "run.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace candor::search_detail {
+
+uint64_t hash_words(const Candidate& c) {
+  // splitmix64 finaliser over the words, chained.
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ c.words.size();
+  for (Word w : c.words) {
+    uint64_t z = w + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    h ^= z ^ (z >> 31);
+  }
+  return h;
+}
+
+Run::Run(const Space& space_, const Objective& objective_, const Brancher& brancher_,
+         const Budget& budget_)
+    : space(space_),
+      objective(objective_),
+      brancher(brancher_),
+      budget(budget_),
+      rng(budget_.seed),
+      start_(std::chrono::steady_clock::now()) {}
+
+double Run::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+double Run::seconds_left() const {
+  if (!time_limited()) return kInf;
+  return std::max(0.0, budget.seconds - elapsed());
+}
+
+bool Run::stop() {
+  if (budget_hit_) return true;
+  if (budget.max_expanded >= 0 && stats.expanded >= budget.max_expanded) {
+    budget_hit_ = true;
+    return true;
+  }
+  if (time_limited() && (calls_++ & 7) == 0 && elapsed() >= budget.seconds) {
+    budget_hit_ = true;
+    return true;
+  }
+  return false;
+}
+
+std::vector<Decision> Run::decisions(const Candidate& c) {
+  ++stats.expanded;
+  return brancher.branch(space, c);
+}
+
+bool Run::child(const Candidate& c, const Decision& d, Candidate& out) {
+  ++stats.created;
+  out = c;
+  if (!space.apply(out, d)) {
+    ++stats.failed;
+    return false;
+  }
+  return true;
+}
+
+std::vector<Candidate> Run::expand(const Candidate& c) {
+  std::vector<Candidate> children;
+  std::vector<Decision> ds = decisions(c);
+  children.reserve(ds.size());
+  Candidate kid;
+  for (const Decision& d : ds) {
+    if (child(c, d, kid)) children.push_back(std::move(kid));
+  }
+  return children;
+}
+
+double Run::offer(const Candidate& complete) {
+  ++stats.complete;
+  double cost = objective.cost(space, complete);
+  if (!(cost < best_cost_)) return cost;
+  // Propagation may be weaker than the spec: a complete candidate is accepted as the
+  // incumbent only after the full check, so an invalid implementation is never returned.
+  if (!space.satisfies_all(complete)) {
+    ++stats.failed;
+    return kInf;
+  }
+  best_cost_ = cost;
+  best_ = complete;
+  stats.best_over_time.emplace_back(elapsed(), cost);
+  return cost;
+}
+
+SearchResult Run::finish(bool proved) {
+  SearchResult result;
+  stats.seconds = elapsed();
+  result.best = best_;
+  result.best_cost = best_cost_;
+  result.optimal = proved && !budget_hit_ && best_.has_value();
+  result.stats = stats;
+  return result;
+}
+
+// --- options -------------------------------------------------------------------------
+
+Options::Options(std::string engine, std::vector<SearchOptionInfo> declared)
+    : engine_(std::move(engine)), declared_(std::move(declared)) {}
+
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+void Options::parse(const std::string& text) {
+  auto valid_keys = [&] {
+    std::string keys;
+    for (const SearchOptionInfo& o : declared_) keys += (keys.empty() ? "" : ", ") + o.key;
+    return keys.empty() ? std::string("none") : keys;
+  };
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = trim(text.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (item.empty()) {
+      if (comma == text.size()) break;
+      throw std::invalid_argument("search '" + engine_ + "': empty option in '" + text + "'");
+    }
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) {
+      throw std::invalid_argument("search '" + engine_ + "': option '" + item +
+                                  "' is not key=value (options: " + valid_keys() + ")");
+    }
+    std::string key = trim(item.substr(0, eq));
+    std::string value = trim(item.substr(eq + 1));
+    bool known = false;
+    for (const SearchOptionInfo& o : declared_) known |= o.key == key;
+    if (!known) {
+      throw std::invalid_argument("search '" + engine_ + "': unknown option '" + key +
+                                  "' (options: " + valid_keys() + ")");
+    }
+    if (given_.count(key)) {
+      throw std::invalid_argument("search '" + engine_ + "': option '" + key + "' given twice");
+    }
+    if (value.empty()) {
+      throw std::invalid_argument("search '" + engine_ + "': option '" + key + "' has no value");
+    }
+    given_[key] = value;
+  }
+}
+
+bool Options::given(const std::string& key) const { return given_.count(key) > 0; }
+
+const std::string& Options::raw(const std::string& key) const {
+  auto it = given_.find(key);
+  if (it != given_.end()) return it->second;
+  for (const SearchOptionInfo& o : declared_) {
+    if (o.key == key) return o.default_value;
+  }
+  throw std::logic_error("search '" + engine_ + "': undeclared option '" + key + "'");
+}
+
+double Options::number(const std::string& key) const {
+  const std::string& v = raw(key);
+  if (v == "inf") return kInf;
+  char* end = nullptr;
+  double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || std::isnan(x)) {
+    throw std::invalid_argument("search '" + engine_ + "': option '" + key +
+                                "' needs a number, got '" + v + "'");
+  }
+  return x;
+}
+
+int64_t Options::integer(const std::string& key) const {
+  double x = number(key);
+  if (x == kInf) return -1;
+  if (x != std::floor(x) || std::fabs(x) > 9e15) {
+    throw std::invalid_argument("search '" + engine_ + "': option '" + key +
+                                "' needs an integer, got '" + raw(key) + "'");
+  }
+  return static_cast<int64_t>(x);
+}
+
+std::string Options::word(const std::string& key,
+                          const std::vector<std::string>& allowed) const {
+  const std::string& v = raw(key);
+  std::string list;
+  for (const std::string& a : allowed) {
+    if (a == v) return v;
+    list += (list.empty() ? "" : ", ") + a;
+  }
+  throw std::invalid_argument("search '" + engine_ + "': option '" + key + "' must be one of " +
+                              list + ", got '" + v + "'");
+}
+
+bool Options::flag(const std::string& key) const {
+  int64_t x = integer(key);
+  if (x != 0 && x != 1) {
+    throw std::invalid_argument("search '" + engine_ + "': option '" + key + "' must be 0 or 1");
+  }
+  return x == 1;
+}
+
+}  // namespace candor::search_detail
