@@ -115,7 +115,9 @@ class IncludeExpander {
     }
     std::optional<std::string> text = reader_(path);
     if (!text) {
-      error(inc.loc, "cannot open included file '" + inc.path + "' (looked for '" + path + "')");
+      std::string message = "cannot open included file '" + inc.path + "'";
+      if (path != inc.path) message += " (looked for '" + path + "')";
+      error(inc.loc, message);
       return;
     }
     std::optional<ast::File> file = parse_file(*text, path, sink_);

@@ -48,7 +48,7 @@ const char* kind_name(SymKind k) {
 // "a set", "an enum", ...
 std::string a_kind(SymKind k) {
   std::string n = kind_name(k);
-  bool vowel = n[0] == 'a' || n[0] == 'e' || n[0] == 'i' || n[0] == 'o' || n[0] == 'u';
+  bool vowel = n[0] == 'a' || n[0] == 'e' || n[0] == 'i' || n[0] == 'o';
   return (vowel ? "an " : "a ") + n;
 }
 
@@ -164,7 +164,7 @@ class Checker {
   // Declares a global name; reports a duplicate or an unusable name. Returns false on error
   // (the entity is still created by the caller, so that indices stay valid).
   bool declare(const ast::Ident& id, SymKind kind, int index) {
-    bool ok = usable_name(id, kind_name(kind));
+    bool ok = usable_name(id, a_kind(kind));
     auto it = globals_.find(id.name);
     if (it != globals_.end()) {
       error(id.loc, "redefinition of " + quote(id.name) + " (already declared as " +
