@@ -1,32 +1,24 @@
-// The basic-block space instantiated on one block: the generated space plus the queries
-// the models and the CLI need (which pairs are already ordered, the issue order).
+// The basic-block space instantiated on one block: the generated space, built from a parsed
+// block, plus the encoding of its pairwise order choices that the models read.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "basic_block.gen.h"
+#include "models/basic_block.h"
+#include "models/basic_block_search.h"
 
 namespace candor {
 
 class BasicBlockSpace : public spaces::basic_block::GeneratedSpace {
  public:
-  // deps[i]: the instructions whose results instruction i reads (all earlier than i).
-  BasicBlockSpace(std::vector<std::string> names, std::vector<int> latency,
-                  std::vector<std::vector<int>> deps);
+  explicit BasicBlockSpace(models::BasicBlock block);
 
-  int num_instructions() const { return instr_count(); }
-  const std::vector<std::vector<int>>& deps() const { return deps_; }
-  int latency(int instr) const { return static_cast<int>(latency_param(instr)); }
-  const std::string& name(int instr) const { return input().instr_names[instr]; }
-
-  // +1 when a is known to issue before b in c, -1 when after, 0 while open.
-  int known_order(const Candidate& c, int a, int b) const;
-  // The issue order of a complete candidate.
-  std::vector<int> issue_order(const Candidate& c) const;
+  const models::BasicBlock& block() const { return block_; }
+  // order(a, b) for every pair: its variable and the value meaning "a before b".
+  const models::OrderEncoding& encoding() const { return encoding_; }
 
  private:
-  std::vector<std::vector<int>> deps_;
+  models::BasicBlock block_;
+  models::OrderEncoding encoding_;
 };
 
 }  // namespace candor

@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   CLI::App app{"candor: constraint-based candidate-space search for schedules"};
   app.require_subcommand(1);
   int exit_status = 0;
+  candor::cli::register_block_command(app, exit_status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
