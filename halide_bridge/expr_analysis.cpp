@@ -123,7 +123,9 @@ std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<s
     return r;
   }
   if (const auto* op = e.as<HI::Mod>()) {
-    // Bounded but not affine in the variables: a mod k is somewhere in [0, k-1].
+    // Bounded but not affine in the variables: a mod k is somewhere in [0, k-1]. Still
+    // require `a` to be affine so that data-dependent indices stay non-affine.
+    if (!affine_form(op->a, vars)) return std::nullopt;
     auto k = affine_form(op->b, vars);
     auto kc = k ? exact_constant(*k) : std::nullopt;
     if (!kc || kc->den != 1 || kc->num <= 0) return std::nullopt;
@@ -137,6 +139,13 @@ std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<s
     if (fa && fb && has_no_vars(*fa)) return fb;
     return std::nullopt;
   };
+  if (const auto* op = e.as<HI::Call>()) {
+    // Hints that do not change the value (boundary conditions wrap their clamps in these).
+    if (op->is_intrinsic(HI::Call::likely) || op->is_intrinsic(HI::Call::likely_if_innermost) ||
+        op->is_intrinsic(HI::Call::promise_clamped) || op->is_intrinsic(HI::Call::unsafe_promise_clamped))
+      return affine_form(op->args[0], vars);
+    return std::nullopt;
+  }
   if (const auto* op = e.as<HI::Min>()) return clamp_side(op->a, op->b);
   if (const auto* op = e.as<HI::Max>()) return clamp_side(op->a, op->b);
   return std::nullopt;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "naming.h"
+
 namespace candor::halide_bridge {
 
 namespace HI = Halide::Internal;
@@ -147,14 +149,15 @@ class Describer {
     for (const Halide::Func& f : pipeline_.outputs()) outputs_.push_back(f.function());
     if (outputs_.empty()) throw BridgeError("pipeline has no outputs");
     env_ = HI::build_environment(outputs_);
+    names_ = pipeline_names(outputs_);
     order_ = HI::topological_order(outputs_, env_);
     for (const std::string& name : order_) {
       const HI::Function& f = env_.at(name);
       if (f.has_extern_definition())
-        throw BridgeError("Func '" + name + "' is an extern stage (define_extern '" +
+        throw BridgeError("Func '" + cname(name) + "' is an extern stage (define_extern '" +
                           f.extern_function_name() + "'); candor cannot describe extern stages");
       if (!f.has_pure_definition())
-        throw BridgeError("Func '" + name + "' has no definition");
+        throw BridgeError("Func '" + cname(name) + "' has no definition");
     }
     collect_params();
     set_output_regions();
@@ -178,6 +181,13 @@ class Describer {
   std::map<std::string, FuncInfo> infos_;
   std::map<std::string, InputInfo> inputs_;
   HI::FuncValueBounds func_value_bounds_;
+  PipelineNames names_;
+
+  // Canonical name of a Func (by Halide name), or the name itself for inputs.
+  std::string cname(const std::string& halide_name) const {
+    auto it = names_.canonical.find(halide_name);
+    return it == names_.canonical.end() ? halide_name : it->second;
+  }
 
   Halide::Expr prepare(const Halide::Expr& e) const {
     if (!e.defined()) return e;
@@ -238,54 +248,61 @@ class Describer {
         auto it = std::find_if(estimates.begin(), estimates.end(),
                                [&](const HI::Bound& b) { return b.var == arg; });
         if (it == estimates.end() || !it->min.defined() || !it->extent.defined())
-          throw BridgeError("output '" + f.name() + "' has no estimate for dimension '" + arg +
+          throw BridgeError("output '" + cname(f.name()) + "' has no estimate for dimension '" + arg +
                             "' (call set_estimate(" + arg + ", min, extent) on it)");
         auto mn = const_value(prepare(it->min)), ex = const_value(prepare(it->extent));
         if (!mn || !ex)
-          throw BridgeError("output '" + f.name() + "' has a non-constant estimate for '" + arg +
+          throw BridgeError("output '" + cname(f.name()) + "' has a non-constant estimate for '" + arg +
                             "'");
         region.push_back(Range{*mn, *mn + *ex - 1});
       }
       unite(required_[f.name()], region);
-      kd_.outputs.push_back(f.name());
+      kd_.outputs.push_back(cname(f.name()));
     }
   }
 
-  std::vector<LoopInfo> stage_loops(const HI::Function& f, int stage,
-                                    const std::vector<Range>& region) const {
+  // The stage's loops (canonical names) and, in `halide_vars`, the names the IR uses.
+  std::vector<LoopInfo> stage_loops(const HI::Function& f, int stage, const std::vector<Range>& region,
+                                    std::vector<std::string>& halide_vars) const {
     const HI::Definition& def = stage == 0 ? f.definition() : f.update(stage - 1);
-    std::map<std::string, Range> rvars;
-    for (const HI::ReductionVariable& rv : def.schedule().rvars()) {
-      auto mn = const_value(prepare(rv.min)), ex = const_value(prepare(rv.extent));
-      if (!mn || !ex)
-        throw BridgeError("RDom variable '" + rv.var + "' of " + stage_name(f.name(), stage) +
-                          " does not have a constant extent under the estimates");
-      rvars[rv.var] = Range{*mn, *mn + *ex - 1};
-    }
+    const std::string label = stage_name(cname(f.name()), stage);
+    const auto& rvs = def.schedule().rvars();
+    const std::vector<std::string> cargs = canonical_args(f);
     std::vector<LoopInfo> loops;
+    std::set<std::string> used;
     for (const HI::Dim& d : def.schedule().dims()) {
       if (d.var == Halide::Var::outermost().name()) continue;
       LoopInfo l;
-      l.var = d.var;
       l.is_rvar = d.is_rvar();
       l.is_pure = d.is_pure();
       if (l.is_rvar) {
-        auto it = rvars.find(d.var);
-        if (it == rvars.end())
-          throw BridgeError(stage_name(f.name(), stage) + " is already scheduled (loop '" + d.var +
+        auto it = std::find_if(rvs.begin(), rvs.end(),
+                               [&](const HI::ReductionVariable& rv) { return rv.var == d.var; });
+        if (it == rvs.end())
+          throw BridgeError(label + " is already scheduled (loop '" + d.var +
                             "' is not in its definition); describe an unscheduled pipeline");
-        l.min = it->second.min;
-        l.extent = it->second.extent();
+        auto mn = const_value(prepare(it->min)), ex = const_value(prepare(it->extent));
+        if (!mn || !ex)
+          throw BridgeError("RDom variable '" + d.var + "' of " + label +
+                            " does not have a constant extent under the estimates");
+        l.var = canonical_rvar(d.var);
+        l.rvar_index = int(it - rvs.begin());
+        l.min = *mn;
+        l.extent = *ex;
       } else {
         const auto& args = f.args();
         auto it = std::find(args.begin(), args.end(), d.var);
         if (it == args.end())
-          throw BridgeError(stage_name(f.name(), stage) + " is already scheduled (loop '" + d.var +
+          throw BridgeError(label + " is already scheduled (loop '" + d.var +
                             "' is not in its definition); describe an unscheduled pipeline");
-        const Range& r = region[it - args.begin()];
-        l.min = r.min;
-        l.extent = r.extent();
+        l.arg_index = int(it - args.begin());
+        l.var = cargs[l.arg_index];
+        l.min = region[l.arg_index].min;
+        l.extent = region[l.arg_index].extent();
       }
+      if (!used.insert(l.var).second)
+        throw BridgeError(label + ": two loops share the name '" + l.var + "'; name the RDom or Vars");
+      halide_vars.push_back(d.var);
       loops.push_back(l);
     }
     return loops;
@@ -344,12 +361,13 @@ class Describer {
 
   void describe_func(const HI::Function& f) {
     FuncInfo info;
-    info.name = f.name();
-    info.args = f.args();
+    info.name = cname(f.name());
+    info.halide_name = f.name();
+    info.args = canonical_args(f);
     info.types = f.output_types();
     auto req = required_.find(f.name());
     if (req == required_.end())
-      throw BridgeError("Func '" + f.name() + "' is not read by any output");
+      throw BridgeError("Func '" + info.name + "' is not read by any output");
     info.region = req->second;
     info.is_output = std::any_of(outputs_.begin(), outputs_.end(),
                                  [&](const HI::Function& o) { return o.same_as(f); });
@@ -363,9 +381,10 @@ class Describer {
     for (int s = 0; s < stages; ++s) {
       const HI::Definition& def = s == 0 ? f.definition() : f.update(s - 1);
       StageInfo st;
-      st.func = f.name();
+      st.func = info.name;
       st.index = s;
-      st.loops = stage_loops(f, s, info.region);
+      std::vector<std::string> loop_vars;
+      st.loops = stage_loops(f, s, info.region, loop_vars);
 
       std::vector<Halide::Expr> exprs;
       for (const Halide::Expr& v : def.values()) exprs.push_back(prepare(v));
@@ -374,10 +393,10 @@ class Describer {
       if (def.predicate().defined()) exprs.push_back(prepare(def.predicate()));
 
       HI::Scope<HI::Interval> scope;
-      std::vector<std::string> loop_vars;
-      for (const LoopInfo& l : st.loops) {
-        scope.push(l.var, HI::Interval(Halide::Expr(l.min), Halide::Expr(l.min + l.extent - 1)));
-        loop_vars.push_back(l.var);
+      for (size_t i = 0; i < st.loops.size(); ++i) {
+        const LoopInfo& l = st.loops[i];
+        scope.push(loop_vars[i], HI::Interval(Halide::Expr(int32_t(l.min)),
+                                              Halide::Expr(int32_t(l.min + l.extent - 1))));
       }
       CallCollector cc;
       std::map<std::string, HI::Box> boxes;
@@ -394,27 +413,28 @@ class Describer {
       }
       for (const auto& [callee, sites] : cc.calls) {
         Edge edge;
-        edge.producer = callee;
+        edge.producer = cname(callee);
         edge.producer_is_input = cc.inputs.count(callee) > 0;
-        edge.consumer = f.name();
+        edge.consumer = info.name;
         edge.consumer_stage = s;
         edge.calls = int(sites.size());
-        edge.required = to_ranges(boxes.at(callee), callee, stage_name(f.name(), s));
+        edge.required = to_ranges(boxes.at(callee), edge.producer, stage_name(info.name, s));
         for (size_t d = 0; d < edge.required.size(); ++d)
           edge.footprint.push_back(footprint_dim(sites, d, loop_vars, edge.required[d]));
         if (callee != f.name()) {
           unite(required_[callee], edge.required);
-          if (!edge.producer_is_input) consumers_of_[callee].insert(f.name());
+          if (!edge.producer_is_input) consumers_of_[edge.producer].insert(info.name);
         }
         kd_.edges.push_back(edge);
       }
       info.stages.push_back(st);
     }
-    infos_[f.name()] = info;
+    infos_[info.name] = info;
   }
 
   void finish() {
-    for (const std::string& name : order_) {
+    for (const std::string& halide_name : order_) {
+      const std::string name = cname(halide_name);
       FuncInfo info = infos_.at(name);
       const auto& c = consumers_of_[name];
       info.consumers.assign(c.begin(), c.end());
@@ -428,7 +448,7 @@ class Describer {
     }
     // Edges in producer-before-consumer order of the consumer, stages ascending.
     std::map<std::string, size_t> pos;
-    for (size_t i = 0; i < order_.size(); ++i) pos[order_[i]] = i;
+    for (size_t i = 0; i < order_.size(); ++i) pos[cname(order_[i])] = i;
     std::stable_sort(kd_.edges.begin(), kd_.edges.end(), [&](const Edge& a, const Edge& b) {
       if (a.consumer != b.consumer) return pos[a.consumer] < pos[b.consumer];
       if (a.consumer_stage != b.consumer_stage) return a.consumer_stage < b.consumer_stage;
@@ -459,7 +479,7 @@ std::map<std::string, Halide::Func> pipeline_funcs(const std::vector<Halide::Fun
   std::vector<HI::Function> fs;
   for (const Halide::Func& f : outputs) fs.push_back(f.function());
   std::map<std::string, Halide::Func> r;
-  for (const auto& [name, f] : HI::build_environment(fs)) r.emplace(name, Halide::Func(f));
+  for (const auto& [name, f] : pipeline_names(fs).by_canonical) r.emplace(name, Halide::Func(f));
   return r;
 }
 
@@ -468,8 +488,8 @@ void to_json(nlohmann::json& j, const Range& r) {
 }
 
 void to_json(nlohmann::json& j, const LoopInfo& l) {
-  j = nlohmann::json{{"var", l.var}, {"rvar", l.is_rvar}, {"pure", l.is_pure},
-                     {"min", l.min}, {"extent", l.extent}};
+  j = nlohmann::json{{"var", l.var}, {"rvar", l.is_rvar}, {"pure", l.is_pure}, {"min", l.min},
+                     {"extent", l.extent}, {"arg_index", l.arg_index}, {"rvar_index", l.rvar_index}};
 }
 
 void to_json(nlohmann::json& j, const AccessDim& a) {
@@ -495,6 +515,7 @@ void to_json(nlohmann::json& j, const FuncInfo& f) {
   std::vector<std::string> types;
   for (const Halide::Type& t : f.types) types.push_back(type_name(t));
   j = nlohmann::json{{"name", f.name},
+                     {"halide_name", f.halide_name},
                      {"args", f.args},
                      {"types", types},
                      {"region", f.region},

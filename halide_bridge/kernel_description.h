@@ -26,8 +26,10 @@ struct Range {
 
 // One loop of a stage, before any scheduling.
 struct LoopInfo {
-  std::string var;  // the Halide loop variable ("x", or "r$x" for an RDom variable)
+  std::string var;  // canonical loop name ("x", or "k_x" for RDom variable "k$x"; naming.h)
   bool is_rvar = false;
+  int arg_index = -1;   // a pure variable: its position in the Func's arguments
+  int rvar_index = -1;  // an RDom variable: its position in the stage's RDom
   // Iterations may run in any order (a pure var, or an RVar Halide proved race-free).
   // Only pure loops may be parallelized, vectorized or reordered across other loops.
   bool is_pure = true;
@@ -67,8 +69,9 @@ struct StageInfo {
 };
 
 struct FuncInfo {
-  std::string name;
-  std::vector<std::string> args;  // pure variables, innermost storage dimension first
+  std::string name;         // canonical (naming.h): equal across instances of one app
+  std::string halide_name;  // this instance's Halide name, e.g. "blur$2"
+  std::vector<std::string> args;  // canonical pure variables, innermost storage dimension first
   std::vector<Halide::Type> types;
   std::vector<Range> region;  // from bounds inference over the output estimates
   bool is_output = false;
@@ -111,8 +114,8 @@ struct KernelDescription {
 KernelDescription describe_pipeline(const Halide::Pipeline& pipeline, const Halide::Target& target);
 KernelDescription describe_app(const AppInstance& app, const Halide::Target& target);
 
-// Every Func reachable from `outputs`, by name (including wrappers such as boundary
-// conditions that an app may not have named).
+// Every Func reachable from `outputs`, by canonical name (including wrappers such as
+// boundary conditions that an app may not have named).
 std::map<std::string, Halide::Func> pipeline_funcs(const std::vector<Halide::Func>& outputs);
 
 void to_json(nlohmann::json& j, const Range& r);

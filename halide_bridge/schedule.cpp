@@ -1,0 +1,196 @@
+#include "schedule.h"
+
+#include <algorithm>
+#include <set>
+
+namespace candor::halide_bridge {
+
+namespace {
+
+template <typename E>
+struct NameTable {
+  std::vector<std::pair<E, const char*>> rows;
+  std::string name(E e) const {
+    for (const auto& [v, n] : rows)
+      if (v == e) return n;
+    throw BridgeError("unnamed enum value");
+  }
+  E value(const std::string& s, const char* what) const {
+    for (const auto& [v, n] : rows)
+      if (s == n) return v;
+    throw BridgeError(std::string("unknown ") + what + " '" + s + "'");
+  }
+};
+
+const NameTable<LoopAnnotation> kAnnotations{{{LoopAnnotation::Serial, "serial"},
+                                              {LoopAnnotation::Parallel, "parallel"},
+                                              {LoopAnnotation::Vectorized, "vectorized"},
+                                              {LoopAnnotation::Unrolled, "unrolled"},
+                                              {LoopAnnotation::GpuBlock, "gpu_block"},
+                                              {LoopAnnotation::GpuThread, "gpu_thread"}}};
+
+// Names are the C++ enumerator names, so the printer can use them verbatim.
+const NameTable<Halide::TailStrategy> kTails{{{Halide::TailStrategy::RoundUp, "RoundUp"},
+                                              {Halide::TailStrategy::GuardWithIf, "GuardWithIf"},
+                                              {Halide::TailStrategy::Predicate, "Predicate"},
+                                              {Halide::TailStrategy::PredicateLoads, "PredicateLoads"},
+                                              {Halide::TailStrategy::PredicateStores, "PredicateStores"},
+                                              {Halide::TailStrategy::ShiftInwards, "ShiftInwards"},
+                                              {Halide::TailStrategy::Auto, "Auto"}}};
+
+const NameTable<Halide::MemoryType> kMemory{{{Halide::MemoryType::Auto, "Auto"},
+                                             {Halide::MemoryType::Heap, "Heap"},
+                                             {Halide::MemoryType::Stack, "Stack"},
+                                             {Halide::MemoryType::Register, "Register"},
+                                             {Halide::MemoryType::GPUShared, "GPUShared"},
+                                             {Halide::MemoryType::GPUTexture, "GPUTexture"},
+                                             {Halide::MemoryType::LockedCache, "LockedCache"},
+                                             {Halide::MemoryType::VTCM, "VTCM"},
+                                             {Halide::MemoryType::AMXTile, "AMXTile"}}};
+
+std::string stage_label(const StageInfo& s) {
+  return s.index == 0 ? s.func : s.func + ".update(" + std::to_string(s.index - 1) + ")";
+}
+
+}  // namespace
+
+std::string to_string(LoopAnnotation a) { return kAnnotations.name(a); }
+std::string to_string(Halide::TailStrategy t) { return kTails.name(t); }
+std::string to_string(Halide::MemoryType m) { return kMemory.name(m); }
+LoopAnnotation loop_annotation_from_string(const std::string& s) {
+  return kAnnotations.value(s, "loop annotation");
+}
+Halide::TailStrategy tail_strategy_from_string(const std::string& s) {
+  return kTails.value(s, "tail strategy");
+}
+Halide::MemoryType memory_type_from_string(const std::string& s) {
+  return kMemory.value(s, "memory type");
+}
+
+Split make_split(const std::string& var, int factor, Halide::TailStrategy tail) {
+  return Split{var, var + "_o", var + "_i", factor, tail};
+}
+
+Schedule root_schedule(const KernelDescription& kd) {
+  Schedule s;
+  for (const FuncInfo& f : kd.funcs) s.funcs[f.name].compute = Location::root();
+  return s;
+}
+
+std::vector<ScheduledLoop> scheduled_loops(const StageInfo& stage, const StageSchedule& s) {
+  std::vector<ScheduledLoop> loops;
+  for (const LoopInfo& l : stage.loops)
+    loops.push_back(ScheduledLoop{l.var, l.is_rvar, l.is_pure, false, l.extent, LoopAnnotation::Serial});
+  auto find = [&](const std::string& var) {
+    return std::find_if(loops.begin(), loops.end(),
+                        [&](const ScheduledLoop& l) { return l.var == var; });
+  };
+  for (const Split& sp : s.splits) {
+    auto it = find(sp.var);
+    if (it == loops.end())
+      throw BridgeError("schedule of " + stage_label(stage) + ": split of unknown loop '" + sp.var + "'");
+    if (sp.factor < 1)
+      throw BridgeError("schedule of " + stage_label(stage) + ": split of '" + sp.var +
+                        "' has factor " + std::to_string(sp.factor));
+    if (find(sp.outer) != loops.end() || find(sp.inner) != loops.end() || sp.outer == sp.inner)
+      throw BridgeError("schedule of " + stage_label(stage) + ": split of '" + sp.var +
+                        "' reuses an existing loop name");
+    ScheduledLoop outer = *it, inner = *it;
+    outer.var = sp.outer;
+    outer.extent = (it->extent + sp.factor - 1) / sp.factor;
+    outer.constant_extent = false;
+    inner.var = sp.inner;
+    inner.extent = sp.factor;
+    inner.constant_extent = true;
+    *it = inner;
+    loops.insert(it + 1, outer);
+  }
+  if (!s.order.empty()) {
+    std::set<std::string> names(s.order.begin(), s.order.end());
+    if (names.size() != s.order.size() || s.order.size() != loops.size())
+      throw BridgeError("schedule of " + stage_label(stage) +
+                        ": loop order must list every loop exactly once");
+    std::vector<ScheduledLoop> ordered;
+    for (const std::string& v : s.order) {
+      auto it = find(v);
+      if (it == loops.end())
+        throw BridgeError("schedule of " + stage_label(stage) + ": loop order names unknown loop '" + v + "'");
+      ordered.push_back(*it);
+    }
+    loops = ordered;
+  }
+  for (const auto& [var, a] : s.annotations) {
+    auto it = find(var);
+    if (it == loops.end())
+      throw BridgeError("schedule of " + stage_label(stage) + ": " + to_string(a) +
+                        " names unknown loop '" + var + "'");
+    it->annotation = a;
+  }
+  return loops;
+}
+
+void to_json(nlohmann::json& j, const Split& s) {
+  j = nlohmann::json{{"var", s.var}, {"outer", s.outer}, {"inner", s.inner},
+                     {"factor", s.factor}, {"tail", to_string(s.tail)}};
+}
+void from_json(const nlohmann::json& j, Split& s) {
+  s.var = j.at("var").get<std::string>();
+  s.outer = j.at("outer").get<std::string>();
+  s.inner = j.at("inner").get<std::string>();
+  s.factor = j.at("factor").get<int>();
+  s.tail = tail_strategy_from_string(j.value("tail", std::string("Auto")));
+}
+
+void to_json(nlohmann::json& j, const StageSchedule& s) {
+  nlohmann::json ann = nlohmann::json::object();
+  for (const auto& [v, a] : s.annotations) ann[v] = to_string(a);
+  j = nlohmann::json{{"splits", s.splits}, {"order", s.order}, {"annotations", ann}};
+}
+void from_json(const nlohmann::json& j, StageSchedule& s) {
+  s.splits = j.value("splits", std::vector<Split>{});
+  s.order = j.value("order", std::vector<std::string>{});
+  s.annotations.clear();
+  if (j.contains("annotations"))
+    for (const auto& [v, a] : j.at("annotations").items())
+      s.annotations[v] = loop_annotation_from_string(a.get<std::string>());
+}
+
+void to_json(nlohmann::json& j, const Location& l) {
+  switch (l.kind) {
+    case Location::Kind::Inline: j = "inline"; return;
+    case Location::Kind::Root: j = "root"; return;
+    case Location::Kind::At: j = nlohmann::json{{"func", l.func}, {"stage", l.stage}, {"var", l.var}}; return;
+  }
+}
+void from_json(const nlohmann::json& j, Location& l) {
+  if (j.is_string()) {
+    const std::string s = j.get<std::string>();
+    if (s == "inline")
+      l = Location::inlined();
+    else if (s == "root")
+      l = Location::root();
+    else
+      throw BridgeError("unknown location '" + s + "' (expected inline, root or {func, stage, var})");
+    return;
+  }
+  l = Location::at(j.at("func").get<std::string>(), j.value("stage", 0), j.at("var").get<std::string>());
+}
+
+void to_json(nlohmann::json& j, const FuncSchedule& f) {
+  j = nlohmann::json{{"compute", f.compute}, {"memory", to_string(f.memory)}, {"stages", f.stages}};
+  if (f.store) j["store"] = *f.store;
+}
+void from_json(const nlohmann::json& j, FuncSchedule& f) {
+  f.compute = j.at("compute").get<Location>();
+  f.store.reset();
+  if (j.contains("store") && !j.at("store").is_null()) f.store = j.at("store").get<Location>();
+  f.memory = memory_type_from_string(j.value("memory", std::string("Auto")));
+  f.stages = j.value("stages", std::vector<StageSchedule>{});
+}
+
+void to_json(nlohmann::json& j, const Schedule& s) { j = nlohmann::json{{"funcs", s.funcs}}; }
+void from_json(const nlohmann::json& j, Schedule& s) {
+  s.funcs = j.at("funcs").get<std::map<std::string, FuncSchedule>>();
+}
+
+}  // namespace candor::halide_bridge

@@ -1,0 +1,207 @@
+#include <gtest/gtest.h>
+
+#include "kernel_description.h"
+#include "test_pipelines.h"
+
+namespace candor::halide_bridge {
+namespace {
+
+using testing::blur_app;
+using testing::matmul_app;
+using testing::resample_app;
+
+const Halide::Target kHost("x86-64-linux-avx2-sse41");
+
+const Edge& edge(const KernelDescription& kd, const std::string& producer, const std::string& consumer,
+                 int stage = 0) {
+  for (const Edge& e : kd.edges)
+    if (e.producer == producer && e.consumer == consumer && e.consumer_stage == stage) return e;
+  throw std::runtime_error("no edge " + producer + " -> " + consumer);
+}
+
+std::vector<int64_t> ints(const std::vector<Rational>& rs) {
+  std::vector<int64_t> v;
+  for (const Rational& r : rs) {
+    EXPECT_EQ(r.den, 1);
+    v.push_back(r.num);
+  }
+  return v;
+}
+
+TEST(KernelDescription, BlurExtentsFromBoundsInference) {
+  AppInstance inst = blur_app(64, 48).build();
+  KernelDescription kd = describe_app(inst, kHost);
+  EXPECT_EQ(kd.outputs, std::vector<std::string>{"blur_y"});
+  // Topological order: producers first.
+  auto pos = [&](const std::string& n) { return kd.find_func(n) - kd.funcs.data(); };
+  EXPECT_LT(pos("in_clamped"), pos("blur_x"));
+  EXPECT_LT(pos("blur_x"), pos("blur_y"));
+
+  EXPECT_EQ(kd.func("blur_y").region, (std::vector<Range>{{0, 63}, {0, 47}}));
+  // blur_y reads rows y-1..y+1 of blur_x, which reads columns x-1..x+1 of in_clamped.
+  EXPECT_EQ(kd.func("blur_x").region, (std::vector<Range>{{0, 63}, {-1, 48}}));
+  EXPECT_EQ(kd.func("in_clamped").region, (std::vector<Range>{{-1, 64}, {-1, 48}}));
+  const StageInfo& bx = kd.func("blur_x").stages.at(0);
+  ASSERT_EQ(bx.loops.size(), 2u);
+  EXPECT_EQ(bx.loops[0].var, "x");
+  EXPECT_EQ(bx.loops[0].extent, 64);
+  EXPECT_EQ(bx.loops[1].var, "y");
+  EXPECT_EQ(bx.loops[1].min, -1);
+  EXPECT_EQ(bx.loops[1].extent, 50);
+  EXPECT_TRUE(kd.func("blur_x").can_inline);
+  EXPECT_FALSE(kd.func("blur_y").can_inline);
+  EXPECT_EQ(kd.func("blur_y").vector_width, kHost.natural_vector_size(Halide::Float(32)));
+  EXPECT_EQ(kd.func("blur_x").consumers, std::vector<std::string>{"blur_y"});
+
+  // The boundary condition clamps, so the input is read exactly on its estimate.
+  const InputInfo* in = kd.find_input("in");
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(in->estimate, (std::vector<Range>{{0, 63}, {0, 47}}));
+  EXPECT_EQ(in->required, in->estimate);
+}
+
+TEST(KernelDescription, BlurStencilFootprints) {
+  KernelDescription kd = describe_app(blur_app(64, 48).build(), kHost);
+  const Edge& yx = edge(kd, "blur_x", "blur_y");
+  EXPECT_EQ(yx.calls, 3);
+  ASSERT_EQ(yx.footprint.size(), 2u);
+  EXPECT_TRUE(yx.footprint[0].affine);
+  EXPECT_EQ(ints(yx.footprint[0].coeffs), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(yx.footprint[0].min_offset, 0);
+  EXPECT_EQ(yx.footprint[0].max_offset, 0);
+  EXPECT_EQ(ints(yx.footprint[1].coeffs), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(yx.footprint[1].min_offset, -1);
+  EXPECT_EQ(yx.footprint[1].max_offset, 1);
+  EXPECT_EQ(yx.required, (std::vector<Range>{{0, 63}, {-1, 48}}));
+
+  const Edge& xc = edge(kd, "in_clamped", "blur_x");
+  EXPECT_EQ(xc.footprint[0].min_offset, -1);
+  EXPECT_EQ(xc.footprint[0].max_offset, 1);
+  EXPECT_EQ(xc.footprint[1].min_offset, 0);
+  EXPECT_EQ(xc.footprint[1].max_offset, 0);
+
+  const OpCounts& ops = kd.func("blur_x").stages[0].ops;
+  EXPECT_EQ(ops.add, 2 + 2);  // two float adds, plus x-1 and x+1 in the indices
+  // Counted after simplification, as compiled: Halide turns "/ 3.0f" into a multiplication.
+  EXPECT_EQ(ops.mul, 1);
+  EXPECT_EQ(ops.div, 0);
+  EXPECT_EQ(ops.load_func, 3);
+  EXPECT_EQ(ops.by_type.at("float32"), 3);
+}
+
+TEST(KernelDescription, ReductionLoopsAndJacobians) {
+  KernelDescription kd = describe_app(matmul_app(16).build(), kHost);
+  const FuncInfo& prod = kd.func("prod");
+  ASSERT_EQ(prod.stages.size(), 2u);
+  EXPECT_FALSE(prod.can_inline);
+  const StageInfo& upd = prod.stages[1];
+  ASSERT_EQ(upd.loops.size(), 3u);  // k innermost, then i, j
+  EXPECT_TRUE(upd.loops[0].is_rvar);
+  EXPECT_EQ(upd.loops[0].extent, 16);
+  EXPECT_EQ(upd.loops[1].var, "i");
+  EXPECT_EQ(upd.loops[2].var, "j");
+  EXPECT_EQ(upd.points(), 16 * 16 * 16);
+    // An ImageParam is read through its own Func, "A_im", which reads the input "A".
+  EXPECT_TRUE(edge(kd, "A", "A_im").producer_is_input);
+  const Edge& a = edge(kd, "A_im", "prod", 1);
+  EXPECT_FALSE(a.producer_is_input);
+  EXPECT_EQ(ints(a.footprint[0].coeffs), (std::vector<int64_t>{1, 0, 0}));  // A(k, j)
+  EXPECT_EQ(ints(a.footprint[1].coeffs), (std::vector<int64_t>{0, 0, 1}));
+  const Edge& self = edge(kd, "prod", "prod", 1);
+  EXPECT_EQ(ints(self.footprint[0].coeffs), (std::vector<int64_t>{0, 1, 0}));
+  EXPECT_EQ(upd.ops.mul, 1);
+  EXPECT_EQ(upd.ops.load_func, 3);  // A_im, B_im and prod itself
+  EXPECT_EQ(kd.func("prod").consumers, std::vector<std::string>{"C"});
+}
+
+TEST(KernelDescription, ResamplingAndDataDependentAccess) {
+  KernelDescription kd = describe_app(resample_app(64, 64).build(), kHost);
+  EXPECT_EQ(kd.func("down").region, (std::vector<Range>{{0, 31}, {0, 31}}));
+  const Edge& up = edge(kd, "mapped", "up");
+  EXPECT_EQ(up.footprint[0].coeffs[0], Rational(1, 2));
+  EXPECT_EQ(up.footprint[0].min_offset, -1);  // floor division: x/2 in [x/2 - 1/2, x/2]
+  EXPECT_EQ(up.footprint[0].max_offset, 0);
+  // The table lookup is data dependent; the region read comes from the value bounds of
+  // `down & 255`.
+  const Edge& lut = edge(kd, "lut_im", "mapped");
+  EXPECT_FALSE(lut.footprint[0].affine);
+  EXPECT_EQ(lut.required, (std::vector<Range>{{0, 255}}));
+  EXPECT_EQ(kd.func("up").vector_width, kHost.natural_vector_size(Halide::UInt(16)));
+  // Downsampling reads two columns per point with stride 2.
+  bool found = false;
+  for (const Edge* e : kd.edges_into("down", 0)) {
+    found = true;
+    EXPECT_EQ(e->footprint[0].coeffs[0], Rational(2));
+    EXPECT_EQ(e->footprint[0].min_offset, 0);
+    EXPECT_EQ(e->footprint[0].max_offset, 1);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(KernelDescription, MissingOutputEstimateIsAClearError) {
+  Halide::ImageParam in(Halide::Float(32), 2, "in");
+  in.set_estimates({{0, 10}, {0, 10}});
+  Halide::Func out("out");
+  Halide::Var x("x"), y("y");
+  out(x, y) = in(x, y) * 2.0f;
+  out.set_estimate(x, 0, 10);  // no estimate for y
+  try {
+    describe_pipeline(Halide::Pipeline(out), kHost);
+    FAIL() << "expected BridgeError";
+  } catch (const BridgeError& e) {
+    EXPECT_NE(std::string(e.what()).find("output 'out' has no estimate for dimension 'y'"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(KernelDescription, MissingInputEstimateIsAClearError) {
+  Halide::ImageParam in(Halide::Float(32), 2, "img");
+  Halide::Func out("out");
+  Halide::Var x("x"), y("y");
+  out(x, y) = in(x, y) * 2.0f;
+  out.set_estimates({{0, 10}, {0, 10}});
+  try {
+    describe_pipeline(Halide::Pipeline(out), kHost);
+    FAIL() << "expected BridgeError";
+  } catch (const BridgeError& e) {
+    EXPECT_NE(std::string(e.what()).find("input 'img' has no estimate for dimension 0"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(KernelDescription, ExternStageIsAClearError) {
+  Halide::ImageParam in(Halide::Float(32), 1, "in");
+  in.set_estimates({{0, 10}});
+  Halide::Func ext("ext"), out("out");
+  Halide::Var x("x");
+  ext.define_extern("some_c_function", {in}, Halide::Float(32), 1);
+  out(x) = ext(x) + 1.0f;
+  out.set_estimates({{0, 10}});
+  try {
+    describe_pipeline(Halide::Pipeline(out), kHost);
+    FAIL() << "expected BridgeError";
+  } catch (const BridgeError& e) {
+    EXPECT_NE(std::string(e.what()).find("'ext' is an extern stage"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KernelDescription, SerialisesToJson) {
+  KernelDescription kd = describe_app(blur_app(16, 8).build(), kHost);
+  nlohmann::json j = kd;
+  ASSERT_TRUE(j.contains("funcs"));
+  ASSERT_TRUE(j.contains("edges"));
+  // Round trip through text stays parseable and keeps the numbers.
+  nlohmann::json back = nlohmann::json::parse(j.dump());
+  bool seen = false;
+  for (const auto& f : back["funcs"])
+    if (f["name"] == "blur_x") {
+      seen = true;
+      EXPECT_EQ(f["region"][1]["min"], -1);
+      EXPECT_EQ(f["region"][1]["extent"], 10);
+      EXPECT_EQ(f["stages"][0]["ops"]["load_func"], 3);
+    }
+  EXPECT_TRUE(seen);
+}
+
+}  // namespace
+}  // namespace candor::halide_bridge
