@@ -434,10 +434,14 @@ class Checker {
     std::vector<Quantifier> iteration = quantifiers(d.iteration, scope);
 
     std::vector<Literal> condition;
+    bool failed = false;  // some literal did not resolve (maybe silently: a broken choice)
     for (const ast::Literal& lit : d.condition) {
       std::optional<Lowered> low = lower(lit, lit.negations % 2 == 0, scope,
                                          Context::CounterCondition);
-      if (!low) continue;
+      if (!low) {
+        failed = true;
+        continue;
+      }
       switch (low->shape) {
         case Lowered::Shape::True: break;
         case Lowered::Shape::False:
@@ -459,6 +463,7 @@ class Checker {
 
     // The term.
     std::optional<Term> term = classify(d.term, scope);
+    if (!term) failed = true;
     if (term) {
       switch (term->kind) {
         case Term::Kind::Static:
@@ -489,7 +494,7 @@ class Checker {
     }
     c.iteration = std::move(iteration);
     c.condition = std::move(condition);
-    if (errors_ == errors_before) {
+    if (!failed && errors_ == errors_before) {
       for (std::size_t i = 0; i < c.formals.size(); ++i) {
         if (!scope.vars[i].used)
           error(scope.vars[i].loc, "formal " + quote(scope.vars[i].name) + " of counter " +
@@ -509,10 +514,14 @@ class Checker {
       Lowered low;
     };
     std::vector<Piece> pieces;
+    bool failed = false;  // some literal did not resolve (maybe silently: a broken choice)
     auto add = [&](const ast::Literal& lit, bool premise) {
       bool positive = (lit.negations % 2 == 0) != premise;
       std::optional<Lowered> low = lower(lit, positive, scope, Context::Clause);
-      if (low) pieces.push_back(Piece{&lit, std::move(*low)});
+      if (low)
+        pieces.push_back(Piece{&lit, std::move(*low)});
+      else
+        failed = true;
     };
     for (const ast::Literal& lit : d.formula.premises) add(lit, true);
     for (const ast::Literal& lit : d.formula.conclusions) add(lit, false);
@@ -526,7 +535,7 @@ class Checker {
                              "not part of a larger formula");
         return;
       }
-      if (errors_ == errors_before && check_unused(scope)) {
+      if (!failed && errors_ == errors_before && check_unused(scope)) {
         CounterBound b = p.low.bound;
         b.loc = d.loc;
         b.vars = vars;
@@ -560,7 +569,7 @@ class Checker {
         case Lowered::Shape::Bound: break;
       }
     }
-    if (errors_ != errors_before || !check_unused(scope)) return;
+    if (failed || errors_ != errors_before || !check_unused(scope)) return;
     if (always_true) return;  // a tautology constrains nothing
     for (auto& lits : clauses) {
       if (lits.empty()) {
