@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "dsl/driver.h"
@@ -109,6 +110,9 @@ class IncludeExpander {
       error(inc.loc, "include cycle: " + chain);
       return;
     }
+    // Each file is included once: a second include of a file (e.g. a common file included
+    // by two others) is skipped, as its declarations are already there.
+    if (included_.count(key)) return;
     if (stack_.size() >= 64) {
       error(inc.loc, "includes nested too deeply");
       return;
@@ -127,6 +131,7 @@ class IncludeExpander {
     }
     if (std::find(out.files.begin(), out.files.end(), path) == out.files.end())
       out.files.push_back(path);
+    included_.insert(key);
     stack_.push_back({key, path});
     expand(*file, /*is_main=*/false, out);
     stack_.pop_back();
@@ -140,6 +145,7 @@ class IncludeExpander {
   DiagnosticSink& sink_;
   const SourceReader& reader_;
   std::vector<Frame> stack_;
+  std::set<std::string> included_;  // keys of the files included so far
   bool space_seen_ = false;
   Location first_space_;
   bool ok_ = true;

@@ -20,7 +20,8 @@ using SourceReader = std::function<std::optional<std::string>(const std::string&
 std::optional<std::string> read_file(const std::string& path);
 
 // Loads, parses and checks the space in the file `path`. Included files are resolved
-// relative to the including file.
+// relative to the including file; an include inserts the file's declarations at that point,
+// once: a file included again (not in a cycle, which is an error) is skipped.
 std::optional<CheckedSpace> load_space(const std::string& path, DiagnosticSink& sink);
 
 // The same for a spec given as text; `virtual_filename` names it in diagnostics and is the

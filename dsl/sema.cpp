@@ -920,6 +920,12 @@ class Checker {
     Lowered low;
     low.shape = positive ? Lowered::Shape::Any : Lowered::Shape::All;
     for (const ast::Operand& m : lit.members) {
+      if (!m.is_integer && scope.find(m.call.name.name) < 0 && !lookup(m.call.name.name)) {
+        error(m.loc, "the values of int choice " + quote(c.name) +
+                         " must be integers or params, not " + quote(m.call.name.name));
+        ok = false;
+        continue;
+      }
       std::optional<Term> t = classify(m, scope);
       if (!t) {
         ok = false;

@@ -543,6 +543,18 @@ TEST(DslIncludes, TextualOrder) {
   EXPECT_NE(diags.find("b.space:1:17: error: unknown set 'later'"), std::string::npos) << diags;
 }
 
+TEST(DslIncludes, EachFileOnce) {
+  // A diamond: main includes common and a; a includes common again.
+  Files files = {
+      {"common.space", "set instr;\n"},
+      {"a.space", "include \"common.space\";\nfact f(x: instr);\n"},
+  };
+  CheckedSpace s = ok("space d;\ninclude \"common.space\";\ninclude \"a.space\";\n", files);
+  EXPECT_EQ(s.sets.size(), 1u);
+  EXPECT_EQ(s.facts.size(), 1u);
+  EXPECT_EQ(s.files, (std::vector<std::string>{"main.space", "common.space", "a.space"}));
+}
+
 TEST(DslIncludes, Errors) {
   std::string missing = fails("space inc;\ninclude \"nope.space\";\n");
   EXPECT_NE(missing.find("main.space:2:9: error: cannot open included file 'nope.space'"),
