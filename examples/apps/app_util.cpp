@@ -95,6 +95,7 @@ Func repeat_edge_xy(const ImageParam& input, const std::string& name) {
     args.push_back(v);
     if (d < 2) {
       Expr lo = input.dim(d).min(), hi = input.dim(d).max();
+      // likely(): lets Halide split loops into a clamp-free steady state and edge cases.
       coords.push_back(clamp(likely(v), lo, hi));
     } else {
       coords.push_back(v);
