@@ -22,8 +22,8 @@ std::string stage_label(const std::string& func, int stage) {
   return stage == 0 ? func : func + ".update(" + std::to_string(stage - 1) + ")";
 }
 
-// Loop name -> is RVar, for every loop of every stage after its splits.
-using LoopTable = std::map<std::pair<std::string, int>, std::map<std::string, bool>>;
+// Every loop of every stage after its splits, by (func, stage) and loop name.
+using LoopTable = std::map<std::pair<std::string, int>, std::map<std::string, VarRef>>;
 
 LoopTable loop_table(const Schedule& schedule, const KernelDescription& kd) {
   LoopTable t;
@@ -34,7 +34,7 @@ LoopTable loop_table(const Schedule& schedule, const KernelDescription& kd) {
       if (fs != schedule.funcs.end() && st.index < int(fs->second.stages.size()))
         ss = fs->second.stages[st.index];
       for (const ScheduledLoop& l : scheduled_loops(st, ss))
-        t[{f.name, st.index}][l.var] = l.is_rvar;
+        t[{f.name, st.index}][l.var] = VarRef{l.var, l.is_rvar, l.arg_index, l.rvar_index, l.same_in_halide};
     }
   }
   return t;
@@ -48,7 +48,7 @@ VarRef loop_ref(const LoopTable& t, const std::string& func, int stage, const st
   auto it = st->second.find(var);
   if (it == st->second.end())
     throw BridgeError(context + ": " + stage_label(func, stage) + " has no loop '" + var + "'");
-  return VarRef{var, it->second};
+  return it->second;
 }
 
 void lower_location(std::vector<Directive>& out, const LoopTable& t, const std::string& func,
@@ -95,7 +95,7 @@ std::vector<Directive> lower(const Schedule& schedule, const KernelDescription& 
       const StageSchedule& ss = fs.stages[s];
       const int stage = int(s);
       const auto& loops = table.at({f.name, stage});
-      auto ref = [&](const std::string& v) { return VarRef{v, loops.at(v)}; };
+      auto ref = [&](const std::string& v) { return loops.at(v); };
       for (const Split& sp : ss.splits) {
         Directive d = make(Op::Split, f.name, stage, {ref(sp.var), ref(sp.outer), ref(sp.inner)});
         d.factor = sp.factor;
@@ -140,41 +140,39 @@ std::vector<Directive> lower(const Schedule& schedule, const KernelDescription& 
 
 namespace {
 
-Halide::VarOrRVar to_halide(const VarRef& v) { return Halide::VarOrRVar(v.name, v.is_rvar); }
-
-std::vector<Halide::VarOrRVar> to_halide(const std::vector<VarRef>& vs) {
-  std::vector<Halide::VarOrRVar> r;
-  for (const VarRef& v : vs) r.push_back(to_halide(v));
-  return r;
+// The Halide loop `v` of stage `stage` of `f`.
+Halide::VarOrRVar to_halide(const VarRef& v, const Halide::Func& f, int stage) {
+  if (v.arg_index >= 0) return f.args().at(v.arg_index);
+  if (v.rvar_index >= 0) return f.rvars(stage - 1).at(v.rvar_index);
+  return Halide::VarOrRVar(v.name, v.is_rvar);
 }
 
 // Loop-level operations exist with the same signatures on Func (stage 0) and Stage.
 template <typename S>
-void apply_stage_op(S&& s, const Directive& d) {
-  const auto& v = d.vars;
+void apply_stage_op(S&& s, const Directive& d, const Halide::Func& f) {
+  std::vector<Halide::VarOrRVar> v;
+  for (const VarRef& r : d.vars) v.push_back(to_halide(r, f, d.stage));
   switch (d.op) {
-    case Op::Split: s.split(to_halide(v[0]), to_halide(v[1]), to_halide(v[2]), d.factor, d.tail); break;
-    case Op::Reorder: s.reorder(to_halide(v)); break;
-    case Op::Parallel: s.parallel(to_halide(v[0])); break;
-    case Op::Vectorize: s.vectorize(to_halide(v[0])); break;
-    case Op::Unroll: s.unroll(to_halide(v[0])); break;
+    case Op::Split: s.split(v[0], v[1], v[2], d.factor, d.tail); break;
+    case Op::Reorder: s.reorder(v); break;
+    case Op::Parallel: s.parallel(v[0]); break;
+    case Op::Vectorize: s.vectorize(v[0]); break;
+    case Op::Unroll: s.unroll(v[0]); break;
     case Op::GpuBlocks:
-    case Op::GpuThreads: {
-      const bool b = d.op == Op::GpuBlocks;
-      if (v.size() == 1) b ? (void)s.gpu_blocks(to_halide(v[0])) : (void)s.gpu_threads(to_halide(v[0]));
-      if (v.size() == 2)
-        b ? (void)s.gpu_blocks(to_halide(v[0]), to_halide(v[1]))
-          : (void)s.gpu_threads(to_halide(v[0]), to_halide(v[1]));
-      if (v.size() == 3)
-        b ? (void)s.gpu_blocks(to_halide(v[0]), to_halide(v[1]), to_halide(v[2]))
-          : (void)s.gpu_threads(to_halide(v[0]), to_halide(v[1]), to_halide(v[2]));
-      if (v.empty() || v.size() > 3)
-        throw BridgeError("GPU " + std::string(b ? "block" : "thread") + " loops of " +
-                          stage_label(d.func, d.stage) + ": 1 to 3 loops, got " + std::to_string(v.size()));
+      if (v.size() == 1) s.gpu_blocks(v[0]);
+      if (v.size() == 2) s.gpu_blocks(v[0], v[1]);
+      if (v.size() == 3) s.gpu_blocks(v[0], v[1], v[2]);
       break;
-    }
+    case Op::GpuThreads:
+      if (v.size() == 1) s.gpu_threads(v[0]);
+      if (v.size() == 2) s.gpu_threads(v[0], v[1]);
+      if (v.size() == 3) s.gpu_threads(v[0], v[1], v[2]);
+      break;
     default: throw BridgeError("not a loop directive");
   }
+  if ((d.op == Op::GpuBlocks || d.op == Op::GpuThreads) && (v.empty() || v.size() > 3))
+    throw BridgeError("GPU loops of " + stage_label(d.func, d.stage) + ": 1 to 3 per kind, got " +
+                      std::to_string(v.size()));
 }
 
 const Halide::Func& func_named(const std::map<std::string, Halide::Func>& funcs, const std::string& name) {
@@ -186,7 +184,8 @@ const Halide::Func& func_named(const std::map<std::string, Halide::Func>& funcs,
 void apply_one(const Directive& d, const std::map<std::string, Halide::Func>& funcs) {
   Halide::Func f = func_named(funcs, d.func);
   auto level = [&] {
-    return Halide::LoopLevel(func_named(funcs, d.at_func), to_halide(d.at_var), d.at_stage);
+    const Halide::Func& at = func_named(funcs, d.at_func);
+    return Halide::LoopLevel(at, to_halide(d.at_var, at, d.at_stage), d.at_stage);
   };
   switch (d.op) {
     case Op::ComputeInline: f.compute_inline(); break;
@@ -197,27 +196,29 @@ void apply_one(const Directive& d, const std::map<std::string, Halide::Func>& fu
     case Op::StoreIn: f.store_in(d.memory); break;
     default:
       if (d.stage == 0)
-        apply_stage_op(f, d);
+        apply_stage_op(f, d, f);
       else
-        apply_stage_op(f.update(d.stage - 1), d);
+        apply_stage_op(f.update(d.stage - 1), d, f);
   }
 }
 
-// C++ identifiers for Func and loop names ("r$x" -> "r_x"), unique within one printout.
+// C++ identifiers for Funcs and loops ("r$x" -> "r_x"), unique within one printout.
+// Keys say what is named ("F:blur", "V:x"); hints say what the identifier should look like.
 class Namer {
  public:
   Namer() { taken_ = {"funcs", "Halide", "int", "float", "double", "char", "auto", "do", "if", "for"}; }
-  const std::string& id(const std::string& name) {
-    auto it = ids_.find(name);
+  const std::string& id(const std::string& key, const std::string& hint) {
+    auto it = ids_.find(key);
     if (it != ids_.end()) return it->second;
     std::string base;
-    for (char c : name) base += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
+    for (char c : hint) base += (std::isalnum((unsigned char)c) || c == '_') ? c : '_';
     if (base.empty() || std::isdigit((unsigned char)base[0])) base = "_" + base;
     std::string cand = base;
     for (int k = 2; taken_.count(cand); ++k) cand = base + "_" + std::to_string(k);
     taken_.insert(cand);
-    return ids_[name] = cand;
+    return ids_[key] = cand;
   }
+  const std::string& func(const std::string& name) { return id("F:" + name, name); }
 
  private:
   std::set<std::string> taken_;
@@ -225,21 +226,32 @@ class Namer {
 };
 
 std::string stage_expr(Namer& n, const std::string& func, int stage) {
-  return stage == 0 ? n.id(func) : n.id(func) + ".update(" + std::to_string(stage - 1) + ")";
+  return stage == 0 ? n.func(func) : n.func(func) + ".update(" + std::to_string(stage - 1) + ")";
 }
 
-std::string var_list(Namer& n, const std::vector<VarRef>& vs) {
+// Loops whose Halide name is known are shared between stages; the others are found by
+// position in one Func, so they are distinct per (func, stage).
+std::string var_key(const VarRef& v, const std::string& func, int stage) {
+  if (v.same_in_halide) return "V:" + v.name;
+  return "V:" + func + "/" + std::to_string(stage) + "/" + v.name;
+}
+
+const std::string& var_id(Namer& n, const VarRef& v, const std::string& func, int stage) {
+  return n.id(var_key(v, func, stage), v.name);
+}
+
+std::string var_list(Namer& n, const std::vector<VarRef>& vs, const std::string& func, int stage) {
   std::string s;
-  for (size_t i = 0; i < vs.size(); ++i) s += (i ? ", " : "") + n.id(vs[i].name);
+  for (size_t i = 0; i < vs.size(); ++i) s += (i ? ", " : "") + var_id(n, vs[i], func, stage);
   return s;
 }
 
 std::string statement(Namer& n, const Directive& d) {
   auto level = [&] {
-    return "Halide::LoopLevel(" + n.id(d.at_func) + ", " + n.id(d.at_var.name) + ", " +
-           std::to_string(d.at_stage) + ")";
+    return "Halide::LoopLevel(" + n.func(d.at_func) + ", " + var_id(n, d.at_var, d.at_func, d.at_stage) +
+           ", " + std::to_string(d.at_stage) + ")";
   };
-  const std::string f = n.id(d.func);
+  const std::string f = n.func(d.func);
   switch (d.op) {
     case Op::ComputeInline: return f + ".compute_inline();";
     case Op::ComputeRoot: return f + ".compute_root();";
@@ -252,14 +264,14 @@ std::string statement(Namer& n, const Directive& d) {
   const std::string s = stage_expr(n, d.func, d.stage);
   switch (d.op) {
     case Op::Split:
-      return s + ".split(" + var_list(n, d.vars) + ", " + std::to_string(d.factor) +
+      return s + ".split(" + var_list(n, d.vars, d.func, d.stage) + ", " + std::to_string(d.factor) +
              ", Halide::TailStrategy::" + to_string(d.tail) + ");";
-    case Op::Reorder: return s + ".reorder(" + var_list(n, d.vars) + ");";
-    case Op::Parallel: return s + ".parallel(" + var_list(n, d.vars) + ");";
-    case Op::Vectorize: return s + ".vectorize(" + var_list(n, d.vars) + ");";
-    case Op::Unroll: return s + ".unroll(" + var_list(n, d.vars) + ");";
-    case Op::GpuBlocks: return s + ".gpu_blocks(" + var_list(n, d.vars) + ");";
-    case Op::GpuThreads: return s + ".gpu_threads(" + var_list(n, d.vars) + ");";
+    case Op::Reorder: return s + ".reorder(" + var_list(n, d.vars, d.func, d.stage) + ");";
+    case Op::Parallel: return s + ".parallel(" + var_list(n, d.vars, d.func, d.stage) + ");";
+    case Op::Vectorize: return s + ".vectorize(" + var_list(n, d.vars, d.func, d.stage) + ");";
+    case Op::Unroll: return s + ".unroll(" + var_list(n, d.vars, d.func, d.stage) + ");";
+    case Op::GpuBlocks: return s + ".gpu_blocks(" + var_list(n, d.vars, d.func, d.stage) + ");";
+    case Op::GpuThreads: return s + ".gpu_threads(" + var_list(n, d.vars, d.func, d.stage) + ");";
     default: return "";
   }
 }
@@ -284,31 +296,34 @@ void apply_directives(const std::vector<Directive>& directives,
 
 std::string print_directives(const std::vector<Directive>& directives) {
   Namer n;
-  std::vector<std::string> func_names, vars, rvars;
-  std::set<std::string> seen;
-  auto note_func = [&](const std::string& f) {
-    if (seen.insert("f:" + f).second) func_names.push_back(f);
+  std::ostringstream decls, body;
+  std::set<std::string> declared;
+  auto declare_func = [&](const std::string& f) {
+    if (declared.insert("F:" + f).second)
+      decls << "    Halide::Func " << n.func(f) << " = funcs.at(\"" << f << "\");\n";
   };
-  auto note_var = [&](const VarRef& v) {
-    if (seen.insert("v:" + v.name).second) (v.is_rvar ? rvars : vars).push_back(v.name);
+  auto declare_var = [&](const VarRef& v, const std::string& f, int stage) {
+    if (!declared.insert(var_key(v, f, stage)).second) return;
+    const std::string& id = var_id(n, v, f, stage);
+    const char* type = v.is_rvar ? "Halide::RVar " : "Halide::Var ";
+    if (v.arg_index >= 0 && !v.same_in_halide)
+      decls << "    " << type << id << " = " << n.func(f) << ".args()[" << v.arg_index << "];\n";
+    else if (v.rvar_index >= 0)
+      decls << "    " << type << id << " = " << n.func(f) << ".rvars(" << stage - 1 << ")[" << v.rvar_index
+            << "];\n";
+    else
+      decls << "    " << type << id << "(\"" << v.name << "\");\n";
   };
   for (const Directive& d : directives) {
-    note_func(d.func);
-    for (const VarRef& v : d.vars) note_var(v);
-    if (d.op == Op::ComputeAt || d.op == Op::StoreAt) {
-      note_func(d.at_func);
-      note_var(d.at_var);
-    }
+    declare_func(d.func);
+    if (d.op == Op::ComputeAt || d.op == Op::StoreAt) declare_func(d.at_func);
   }
-  std::ostringstream os;
-  os << "{\n";
-  for (const std::string& f : func_names)
-    os << "    Halide::Func " << n.id(f) << " = funcs.at(\"" << f << "\");\n";
-  for (const std::string& v : vars) os << "    Halide::Var " << n.id(v) << "(\"" << v << "\");\n";
-  for (const std::string& v : rvars) os << "    Halide::RVar " << n.id(v) << "(\"" << v << "\");\n";
-  for (const Directive& d : directives) os << "    " << statement(n, d) << "\n";
-  os << "}\n";
-  return os.str();
+  for (const Directive& d : directives) {
+    for (const VarRef& v : d.vars) declare_var(v, d.func, d.stage);
+    if (d.op == Op::ComputeAt || d.op == Op::StoreAt) declare_var(d.at_var, d.at_func, d.at_stage);
+    body << "    " << statement(n, d) << "\n";
+  }
+  return "{\n" + decls.str() + body.str() + "}\n";
 }
 
 void apply_schedule(const Schedule& schedule, const KernelDescription& kd,

@@ -15,10 +15,18 @@
 
 namespace candor::halide_bridge {
 
+// A loop of a stage. Loops of the definition are resolved in Halide by position
+// (Func::args, Func::rvars), since their Halide names can differ between instances;
+// loops made by splits carry the name given to Halide.
 struct VarRef {
-  std::string name;
+  std::string name;  // canonical
   bool is_rvar = false;
-  bool operator==(const VarRef& o) const { return name == o.name && is_rvar == o.is_rvar; }
+  int arg_index = -1;
+  int rvar_index = -1;
+  bool same_in_halide = true;  // `name` is also the Halide name
+  bool operator==(const VarRef& o) const {
+    return name == o.name && is_rvar == o.is_rvar && arg_index == o.arg_index && rvar_index == o.rvar_index;
+  }
 };
 
 struct Directive {

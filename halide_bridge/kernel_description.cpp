@@ -300,6 +300,7 @@ class Describer {
         l.min = region[l.arg_index].min;
         l.extent = region[l.arg_index].extent();
       }
+      l.same_in_halide = l.var == d.var;
       if (!used.insert(l.var).second)
         throw BridgeError(label + ": two loops share the name '" + l.var + "'; name the RDom or Vars");
       halide_vars.push_back(d.var);

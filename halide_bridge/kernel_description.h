@@ -30,6 +30,7 @@ struct LoopInfo {
   bool is_rvar = false;
   int arg_index = -1;   // a pure variable: its position in the Func's arguments
   int rvar_index = -1;  // an RDom variable: its position in the stage's RDom
+  bool same_in_halide = true;  // the canonical name is this instance's Halide name too
   // Iterations may run in any order (a pure var, or an RVar Halide proved race-free).
   // Only pure loops may be parallelized, vectorized or reordered across other loops.
   bool is_pure = true;

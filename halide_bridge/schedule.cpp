@@ -80,7 +80,8 @@ Schedule root_schedule(const KernelDescription& kd) {
 std::vector<ScheduledLoop> scheduled_loops(const StageInfo& stage, const StageSchedule& s) {
   std::vector<ScheduledLoop> loops;
   for (const LoopInfo& l : stage.loops)
-    loops.push_back(ScheduledLoop{l.var, l.is_rvar, l.is_pure, false, l.extent, LoopAnnotation::Serial});
+    loops.push_back(ScheduledLoop{l.var, l.is_rvar, l.is_pure, false, l.extent, LoopAnnotation::Serial,
+                                  l.arg_index, l.rvar_index, l.same_in_halide, int(loops.size())});
   auto find = [&](const std::string& var) {
     return std::find_if(loops.begin(), loops.end(),
                         [&](const ScheduledLoop& l) { return l.var == var; });
@@ -99,6 +100,8 @@ std::vector<ScheduledLoop> scheduled_loops(const StageInfo& stage, const StageSc
     outer.var = sp.outer;
     outer.extent = (it->extent + sp.factor - 1) / sp.factor;
     outer.constant_extent = false;
+    outer.arg_index = outer.rvar_index = inner.arg_index = inner.rvar_index = -1;
+    outer.same_in_halide = inner.same_in_halide = true;
     inner.var = sp.inner;
     inner.extent = sp.factor;
     inner.constant_extent = true;

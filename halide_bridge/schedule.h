@@ -91,6 +91,11 @@ struct ScheduledLoop {
   bool constant_extent = false;  // an inner loop of a split: exactly `factor` iterations
   int64_t extent = 1;            // for outer loops: ceil(parent extent / factor)
   LoopAnnotation annotation = LoopAnnotation::Serial;
+  // Loops of the definition (not made by a split) are found in Halide by position.
+  int arg_index = -1;
+  int rvar_index = -1;
+  bool same_in_halide = true;
+  int origin = -1;  // index in StageInfo::loops of the loop this one was split from
 };
 
 // The loop nest of `stage` under `s`, innermost first. Throws BridgeError naming the
