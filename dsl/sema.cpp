@@ -933,7 +933,7 @@ class Checker {
       }
       if (t->kind != Term::Kind::Static) {
         error(m.loc, "the values of int choice " + quote(c.name) +
-                         " must be integers or params");
+                         " must be integers or params, not " + describe(*t));
         ok = false;
         continue;
       }
