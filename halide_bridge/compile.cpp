@@ -1,0 +1,302 @@
+#include "compile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include "directives.h"
+#include "validate.h"
+
+namespace candor::halide_bridge {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string coords(const int* pos, int dims) {
+  std::string s = "(";
+  for (int d = 0; d < dims; ++d) s += (d ? ", " : "") + std::to_string(pos[d]);
+  return s + ")";
+}
+
+// Calls f(pos) for every coordinate of `b` (an odometer; Buffer::for_each_element trips
+// -Wmaybe-uninitialized in Halide's header).
+template <typename F>
+void for_each_coord(const Halide::Buffer<>& b, F&& f) {
+  const int dims = b.dimensions();
+  std::vector<int> pos(std::max(dims, 1), 0);
+  for (int d = 0; d < dims; ++d) {
+    if (b.dim(d).extent() <= 0) return;
+    pos[d] = b.dim(d).min();
+  }
+  while (true) {
+    f(pos.data());
+    int d = 0;
+    for (; d < dims; ++d) {
+      if (++pos[d] <= b.dim(d).max()) break;
+      pos[d] = b.dim(d).min();
+    }
+    if (d == dims) return;
+  }
+}
+
+template <typename T>
+Comparison compare_typed(const Halide::Buffer<>& got_v, const Halide::Buffer<>& ref_v, const Tolerance& tol,
+                         const std::string& label) {
+  Halide::Buffer<T> got = got_v.as<T>(), ref = ref_v.as<T>();
+  Comparison c;
+  double scale = 0;
+  if constexpr (std::is_floating_point_v<T>)
+    for_each_coord(ref_v, [&](const int* pos) {
+      const double v = double(ref(pos));
+      if (std::isfinite(v)) scale = std::max(scale, std::fabs(v));
+    });
+  const double abs_tol = tol.abs_scaled * scale;
+  for_each_coord(ref_v, [&](const int* pos) {
+    if (!c.ok) return;
+    const T g = got(pos), r = ref(pos);
+    bool same;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double err = std::fabs(double(g) - double(r));
+      if (std::isnan(double(g)) || std::isnan(double(r)))
+        same = std::isnan(double(g)) && std::isnan(double(r));
+      else if (std::isinf(double(g)) || std::isinf(double(r)))
+        same = g == r;
+      else
+        same = err <= abs_tol + tol.rel * std::fabs(double(r));
+      if (same && std::isfinite(err)) c.max_abs_error = std::max(c.max_abs_error, err);
+    } else {
+      same = g == r;
+    }
+    if (!same) {
+      std::ostringstream os;
+      os << label << " differs at " << coords(pos, ref.dimensions()) << ": got " << +g << ", reference " << +r;
+      if constexpr (std::is_floating_point_v<T>)
+        os << " (tolerance " << abs_tol << " + " << tol.rel << " * |reference|)";
+      c.ok = false;
+      c.message = os.str();
+    }
+  });
+  return c;
+}
+
+Comparison compare_buffer(const Halide::Buffer<>& got, const Halide::Buffer<>& ref, const Tolerance& tol,
+                          const std::string& label) {
+  if (got.type() != ref.type())
+    return {false, label + " has type " + type_name(got.type()) + ", reference " + type_name(ref.type()), 0};
+  if (got.dimensions() != ref.dimensions())
+    return {false, label + " has a different number of dimensions than the reference", 0};
+  for (int d = 0; d < ref.dimensions(); ++d)
+    if (got.dim(d).min() != ref.dim(d).min() || got.dim(d).extent() != ref.dim(d).extent())
+      return {false, label + " has a different shape than the reference in dimension " + std::to_string(d), 0};
+  const Halide::Type t = ref.type();
+  if (t.is_float() && t.bits() == 32) return compare_typed<float>(got, ref, tol, label);
+  if (t.is_float() && t.bits() == 64) return compare_typed<double>(got, ref, tol, label);
+  if (t.is_bool() || (t.is_uint() && t.bits() == 8)) return compare_typed<uint8_t>(got, ref, tol, label);
+  if (t.is_uint() && t.bits() == 16) return compare_typed<uint16_t>(got, ref, tol, label);
+  if (t.is_uint() && t.bits() == 32) return compare_typed<uint32_t>(got, ref, tol, label);
+  if (t.is_uint() && t.bits() == 64) return compare_typed<uint64_t>(got, ref, tol, label);
+  if (t.is_int() && t.bits() == 8) return compare_typed<int8_t>(got, ref, tol, label);
+  if (t.is_int() && t.bits() == 16) return compare_typed<int16_t>(got, ref, tol, label);
+  if (t.is_int() && t.bits() == 32) return compare_typed<int32_t>(got, ref, tol, label);
+  if (t.is_int() && t.bits() == 64) return compare_typed<int64_t>(got, ref, tol, label);
+  return {false, label + " has an unsupported type " + type_name(t), 0};
+}
+
+// Output buffers at the app's sizes, one per output and tuple element.
+Outputs make_outputs(const AppInstance& inst) {
+  if (inst.output_sizes.size() != inst.outputs.size())
+    throw BridgeError("app instance gives " + std::to_string(inst.output_sizes.size()) + " output sizes for " +
+                      std::to_string(inst.outputs.size()) + " outputs");
+  Outputs out;
+  for (size_t i = 0; i < inst.outputs.size(); ++i)
+    for (const Halide::Type& t : inst.outputs[i].output_types()) out.emplace_back(t, inst.output_sizes[i]);
+  return out;
+}
+
+void run_into(Halide::Pipeline& p, Outputs& out, const Halide::Target& target) {
+  Halide::Realization r(out);
+  p.realize(r, target);
+}
+
+std::string halide_message(const std::exception& e) {
+  std::string m = e.what();
+  while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+  return m;
+}
+
+}  // namespace
+
+Halide::Target host_target() { return Halide::get_jit_target_from_environment(); }
+
+Halide::Target cuda_target() { return Halide::Target("host-cuda-cuda_capability_80"); }
+
+void set_jit_threads(int threads, const Halide::Target& target) {
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  // The JIT runtime exists once something was compiled; before that, the runtime reads
+  // HL_NUM_THREADS when its thread pool starts.
+  for (const auto& m : Halide::Internal::JITSharedRuntime::get(nullptr, target, false)) {
+    auto sym = m.find_symbol_by_name("halide_set_num_threads");
+    if (sym.address) {
+      reinterpret_cast<int (*)(int)>(sym.address)(threads);
+      return;
+    }
+  }
+  setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);
+}
+
+Outputs realize(const AppInstance& inst, const Halide::Target& target) {
+  Outputs out = make_outputs(inst);
+  Halide::Pipeline p = inst.pipeline();
+  try {
+    run_into(p, out, target);
+  } catch (const Halide::Error& e) {
+    throw BridgeError("Halide failed to compile or run the pipeline: " + halide_message(e));
+  }
+  return out;
+}
+
+Outputs reference_outputs(const App& app, const Halide::Target& target) {
+  AppInstance inst = app.build();
+  const KernelDescription kd = describe_app(inst, target);
+  apply_schedule(root_schedule(kd), kd, inst.outputs);
+  return realize(inst, target);
+}
+
+Comparison compare_outputs(const Outputs& got, const Outputs& reference, const Tolerance& tol) {
+  if (got.size() != reference.size())
+    return {false, std::to_string(got.size()) + " outputs, reference has " + std::to_string(reference.size()), 0};
+  Comparison all;
+  for (size_t i = 0; i < got.size(); ++i) {
+    Comparison c = compare_buffer(got[i], reference[i], tol, "output " + std::to_string(i));
+    if (!c.ok) return c;
+    all.max_abs_error = std::max(all.max_abs_error, c.max_abs_error);
+  }
+  return all;
+}
+
+EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
+                             const RunOptions& options) {
+  EvalResult r;
+  Halide::Pipeline p = inst.pipeline();
+  Outputs out;
+  try {
+    out = make_outputs(inst);
+  } catch (const BridgeError& e) {
+    r.failed_step = "run";
+    r.error = e.what();
+    return r;
+  }
+  try {
+    const auto t0 = Clock::now();
+    p.compile_jit(target);
+    r.compile_ms = ms_since(t0);
+  } catch (const Halide::Error& e) {
+    r.failed_step = "compile";
+    r.error = halide_message(e);
+    return r;
+  }
+  try {
+    set_jit_threads(options.threads, target);
+    run_into(p, out, target);
+    Comparison c = compare_outputs(out, reference, options.tolerance);
+    if (!c.ok) {
+      r.failed_step = "verify";
+      r.error = c.message;
+      return r;
+    }
+    for (int i = 0; i < options.warmup_runs; ++i) run_into(p, out, target);
+    for (int i = 0; i < options.timed_runs; ++i) {
+      const auto t0 = Clock::now();
+      run_into(p, out, target);
+      r.run_ms.push_back(ms_since(t0));
+    }
+  } catch (const Halide::Error& e) {
+    r.failed_step = "run";
+    r.error = halide_message(e);
+    return r;
+  }
+  if (!r.run_ms.empty()) {
+    std::vector<double> sorted = r.run_ms;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t n = sorted.size();
+    r.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  }
+  r.ok = true;
+  return r;
+}
+
+namespace {
+
+// Builds a fresh instance with `schedule` applied; fills `r` and returns false on failure.
+bool scheduled_instance(const App& app, const Schedule& schedule, const KernelDescription& kd,
+                        const Halide::Target& target, AppInstance& inst, std::string& step, std::string& error) {
+  try {
+    validate_schedule(schedule, kd, target);
+  } catch (const BridgeError& e) {
+    step = "validate";
+    error = e.what();
+    return false;
+  }
+  try {
+    inst = app.build();
+    apply_schedule(schedule, kd, inst.outputs);
+  } catch (const std::exception& e) {  // BridgeError, or Halide::Error from build()
+    step = "apply";
+    error = e.what();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const KernelDescription& kd,
+                             const Outputs& reference, const Halide::Target& target, const RunOptions& options) {
+  AppInstance inst;
+  EvalResult r;
+  if (!scheduled_instance(app, schedule, kd, target, inst, r.failed_step, r.error)) return r;
+  return evaluate_instance(inst, reference, target, options);
+}
+
+AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir) {
+  AotResult r;
+  try {
+    std::filesystem::create_directories(dir);
+    Halide::Pipeline p = inst.pipeline();
+    const std::string name = "candor_aot_" + inst.outputs.at(0).name();
+    std::string fn;
+    for (char c : name) fn += std::isalnum((unsigned char)c) ? c : '_';
+    r.object_file = (std::filesystem::path(dir) / (fn + ".o")).string();
+    p.compile_to_object(r.object_file, p.infer_arguments(), fn, target);
+    r.ok = std::filesystem::exists(r.object_file) && std::filesystem::file_size(r.object_file) > 0;
+    if (!r.ok) r.error = "Halide produced no object file at " + r.object_file;
+  } catch (const Halide::Error& e) {
+    r.error = halide_message(e);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+AotResult compile_schedule_aot(const App& app, const Schedule& schedule, const KernelDescription& kd,
+                               const Halide::Target& target, const std::string& dir) {
+  AppInstance inst;
+  AotResult r;
+  std::string step;
+  if (!scheduled_instance(app, schedule, kd, target, inst, step, r.error)) {
+    r.error = step + ": " + r.error;
+    return r;
+  }
+  return compile_instance_aot(inst, target, dir);
+}
+
+}  // namespace candor::halide_bridge

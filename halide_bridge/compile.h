@@ -1,0 +1,89 @@
+// Compile (JIT for the host, ahead of time for CUDA), verify against the reference
+// schedule, and benchmark. Every Halide failure is caught and reported, never a crash.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Halide.h>
+
+#include "app.h"
+#include "error.h"
+#include "kernel_description.h"
+#include "schedule.h"
+
+namespace candor::halide_bridge {
+
+// Float outputs match when |got - ref| <= abs + rel * |ref| at every point, where abs is
+// `abs_scaled` times the largest |ref| of that output (so the bound follows the data's
+// scale). Schedules legitimately change float results: vectorized code and fused
+// multiply-adds round differently, and Halide lets LLVM contract and reassociate float
+// math. Integer outputs must match exactly.
+struct Tolerance {
+  double rel = 1e-4;
+  double abs_scaled = 1e-5;
+};
+
+struct RunOptions {
+  int threads = 0;      // 0: every core
+  int warmup_runs = 1;  // untimed
+  int timed_runs = 5;   // the reported time is their median
+  Tolerance tolerance;
+};
+
+using Outputs = std::vector<Halide::Buffer<>>;
+
+// The host JIT target (HL_JIT_TARGET, else the host).
+Halide::Target host_target();
+// The CUDA target used to check GPU schedules ahead of time on a machine without a GPU.
+Halide::Target cuda_target();
+
+// Sets the JIT runtime's worker thread count (0: every core). Process wide.
+void set_jit_threads(int threads, const Halide::Target& target);
+
+// JIT-compiles and runs the instance at its output sizes. Throws BridgeError.
+Outputs realize(const AppInstance& inst, const Halide::Target& target);
+
+// Runs a fresh instance of `app` under the reference schedule (every Func at the root).
+Outputs reference_outputs(const App& app, const Halide::Target& target);
+
+struct Comparison {
+  bool ok = true;
+  std::string message;  // the first mismatch, with its coordinates
+  double max_abs_error = 0;
+};
+Comparison compare_outputs(const Outputs& got, const Outputs& reference, const Tolerance& tol = {});
+
+struct EvalResult {
+  bool ok = false;          // validated, compiled, ran, and matched the reference
+  std::string failed_step;  // "validate", "apply", "compile", "run", "verify" when !ok
+  std::string error;
+  double compile_ms = 0;
+  double median_ms = 0;
+  std::vector<double> run_ms;
+};
+
+// Validates and applies `schedule` to a fresh instance of `app`, JIT-compiles it, checks
+// the result against `reference`, then benchmarks it (warm-up, median of timed runs).
+EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const KernelDescription& kd,
+                             const Outputs& reference, const Halide::Target& target,
+                             const RunOptions& options = {});
+
+// Same, for an instance that is already scheduled (e.g. by apply_expert_schedule).
+EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
+                             const RunOptions& options = {});
+
+struct AotResult {
+  bool ok = false;
+  std::string error;
+  std::string object_file;
+};
+
+// Validates and applies `schedule` to a fresh instance, then compiles it ahead of time for
+// `target` (e.g. cuda_target()) into `dir`: the GPU code generator runs, nothing executes.
+AotResult compile_schedule_aot(const App& app, const Schedule& schedule, const KernelDescription& kd,
+                               const Halide::Target& target, const std::string& dir);
+// Compiles an already scheduled instance ahead of time.
+AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir);
+
+}  // namespace candor::halide_bridge
