@@ -257,7 +257,6 @@ class Checker {
   }
 
   void check(const ast::Decl& decl, const ast::SignatureDecl& d) {
-    std::string owner;
     switch (d.kind) {
       case ast::SignatureDecl::Kind::Fact: {
         int index = static_cast<int>(out_.facts.size());
