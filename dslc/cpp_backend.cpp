@@ -179,6 +179,7 @@ class Backend {
                        const std::vector<dsl::VarIndex>& args, const std::string& on_diag);
   void emit_literal_truth(Emitter& e, const Literal& lit, int index);
   void emit_literal_enforce(Emitter& e, const Literal& lit);
+  void emit_watch_guard(Emitter& e, const Literal& lit);
   void emit_clause(Emitter& e, const Clause& clause, int index);
   void emit_counter_terms(Emitter& e, const CounterDecl& counter, int index);
   void emit_constructor(Emitter& e);
@@ -305,7 +306,27 @@ void Backend::emit_literal_truth(Emitter& e, const Literal& lit, int index) {
     default: break;
   }
   e.line("if (t == candor::Truth::True) return;");
-  e.line("if (t == candor::Truth::Unknown) {{ ++open; last_open = {}; }}", index);
+  e.line("if (t == candor::Truth::Unknown && ++open > 1) return;");
+  e.line("if (t == candor::Truth::Unknown) last_open = {};", index);
+  e.close();
+}
+
+// A literal on one variable can only make its clause instances unit or false by becoming
+// false; until then its watcher has nothing to do and skips the scan. (Relations are not
+// skipped: a narrowed side may need the other side narrowed again.)
+void Backend::emit_watch_guard(Emitter& e, const Literal& lit) {
+  if (lit.kind != Literal::Kind::ChoiceValues && lit.kind != Literal::Kind::ChoiceCompare) return;
+  e.open("{");
+  emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
+  if (lit.kind == Literal::Kind::ChoiceValues) {
+    e.line("const candor::Word mask = r.mirrored ? {} : {};", word_literal(value_mask(lit, true)),
+           word_literal(value_mask(lit, false)));
+    e.line("if (candor::literal_in(ctx, r.var, &mask) != candor::Truth::False) return;");
+  } else {
+    e.line("const std::vector<candor::Word> mask = compare_mask(r.var, {}, {});", relation(lit.op),
+           int_expr(lit.rhs_expr));
+    e.line("if (candor::literal_in(ctx, r.var, mask.data()) != candor::Truth::False) return;");
+  }
   e.close();
 }
 
@@ -401,6 +422,7 @@ void Backend::emit_clause(Emitter& e, const Clause& clause, int index) {
           bound[v] = true;
         }
       }
+      emit_watch_guard(e, lit);
       std::vector<Check> checks = membership_checks(clause.vars, bound);
       checks.insert(checks.end(), static_checks.begin(), static_checks.end());
       emit_loops(e, clause.vars, bound, checks, body, "return;");

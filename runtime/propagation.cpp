@@ -9,14 +9,10 @@ namespace candor {
 PropagationContext::PropagationContext(const Space& space, Candidate& candidate)
     : space_(space),
       candidate_(candidate),
+      var_offset_(space.var_offsets()),
+      var_words_(space.var_word_counts()),
       var_queued_(space.num_vars(), 0),
       counter_queued_(space.num_counters(), 0) {}
-
-const Word* PropagationContext::domain(int var) const {
-  return candidate_.words.data() + space_.var_layout(var).offset;
-}
-
-int PropagationContext::words(int var) const { return space_.var_layout(var).words; }
 
 bool PropagationContext::restrict(int var, const Word* mask) {
   if (failed_) return false;
@@ -84,18 +80,6 @@ int PropagationContext::pop_counter() {
 }
 
 // ---------------------------------------------------------------------------------------
-
-Truth literal_in(const PropagationContext& ctx, int var, const Word* mask) {
-  const Word* dom = ctx.domain(var);
-  bool all_inside = true;
-  bool any_inside = false;
-  for (int w = 0; w < ctx.words(var); ++w) {
-    all_inside &= (dom[w] & ~mask[w]) == 0;
-    any_inside |= (dom[w] & mask[w]) != 0;
-  }
-  if (!any_inside) return Truth::False;
-  return all_inside ? Truth::True : Truth::Unknown;
-}
 
 namespace {
 

@@ -20,9 +20,9 @@ class PropagationContext {
   Candidate& candidate() { return candidate_; }
   bool failed() const { return failed_; }
 
-  // Domain reads.
-  const Word* domain(int var) const;
-  int words(int var) const;
+  // Domain reads (inline: generated propagators call them in their innermost loops).
+  const Word* domain(int var) const { return candidate_.words.data() + var_offset_[var]; }
+  int words(int var) const { return var_words_[var]; }
 
   // Intersects var's domain with mask; queues var if it changed; marks failure if empty.
   // Returns false on failure.
@@ -44,6 +44,8 @@ class PropagationContext {
  private:
   const Space& space_;
   Candidate& candidate_;
+  const size_t* var_offset_;
+  const int* var_words_;
   bool failed_ = false;
   std::vector<int> var_queue_;
   std::vector<char> var_queued_;
@@ -57,7 +59,22 @@ class PropagationContext {
 enum class Truth { False, True, Unknown };
 
 // Literals on one variable: "var's value is in mask".
-Truth literal_in(const PropagationContext& ctx, int var, const Word* mask);
+inline Truth literal_in(const PropagationContext& ctx, int var, const Word* mask) {
+  const Word* dom = ctx.domain(var);
+  const int words = ctx.words(var);
+  if (words == 1) {
+    if ((dom[0] & mask[0]) == 0) return Truth::False;
+    return (dom[0] & ~mask[0]) == 0 ? Truth::True : Truth::Unknown;
+  }
+  bool all_inside = true;
+  bool any_inside = false;
+  for (int w = 0; w < words; ++w) {
+    all_inside &= (dom[w] & ~mask[w]) == 0;
+    any_inside |= (dom[w] & mask[w]) != 0;
+  }
+  if (!any_inside) return Truth::False;
+  return all_inside ? Truth::True : Truth::Unknown;
+}
 
 // Relations between two variables, comparing enum value indices (Eq/Ne) or the integers of
 // the universes (any comparison). `a_values`/`b_values` are the universes' integers (nullptr

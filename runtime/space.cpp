@@ -25,9 +25,13 @@ int Space::add_counter(CounterLayout layout) {
 
 void Space::finish_layout() {
   size_t offset = 0;
+  var_offsets_.clear();
+  var_word_counts_.clear();
   for (VarLayout& var : vars_) {
     var.offset = offset;
     offset += var.words;
+    var_offsets_.push_back(var.offset);
+    var_word_counts_.push_back(var.words);
   }
   for (CounterLayout& counter : counters_) {
     counter.offset = offset;

@@ -71,6 +71,10 @@ class Space {
   // A mask of `var`'s width with exactly `value` set.
   std::vector<Word> single_value_mask(int var, int value) const;
 
+  // Where each variable's words start, and how many it has (flat arrays for propagators).
+  const size_t* var_offsets() const { return var_offsets_.data(); }
+  const int* var_word_counts() const { return var_word_counts_.data(); }
+
   // Words per candidate (for memory accounting by searches).
   size_t candidate_words() const { return total_words_; }
 
@@ -151,6 +155,8 @@ class Space {
   std::vector<VarLayout> vars_;
   std::vector<CounterLayout> counters_;
   std::vector<std::vector<int>> counters_watching_var_;
+  std::vector<size_t> var_offsets_;
+  std::vector<int> var_word_counts_;
   size_t total_words_ = 0;
 };
 
