@@ -78,7 +78,7 @@ class Beam : public Search {
     std::vector<Implementation> top;
     auto remember = [&](const Candidate& c, double cost) {
       if (cost == kInf) return;
-      if (static_cast<int64_t>(top.size()) == keep_ && !(cost < top.back().cost)) return;
+      if (!top.empty() && static_cast<int64_t>(top.size()) >= keep_ && !(cost < top.back().cost)) return;
       for (const Implementation& t : top) {
         if (t.candidate == c) return;
       }

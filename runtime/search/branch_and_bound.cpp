@@ -102,12 +102,15 @@ class DepthFirst : public Search {
   ChildOrder order_;
 };
 
-// Best-first on the lower bound (deeper first among equal bounds, then creation order). The
-// first popped candidate whose bound is not below the incumbent proves the incumbent optimal:
-// every candidate still open has a bound at least as large.
+// Best-first on the lower bound (deeper first among equal bounds, then creation order), after
+// one greedy dive for an incumbent (dive=1). The first popped candidate whose bound is not
+// below the incumbent proves the incumbent optimal: every open candidate has a bound at least
+// as large. The open list is bounded (Budget::max_kept, else max_open): dropping the worst
+// candidates keeps the search going but forfeits the proof.
 class BestFirst : public Search {
  public:
-  explicit BestFirst(int64_t default_max_open) : default_max_open_(default_max_open) {}
+  BestFirst(int64_t default_max_open, bool dive_first)
+      : default_max_open_(default_max_open), dive_first_(dive_first) {}
   std::string name() const override { return "bfbb"; }
 
   SearchResult run(const Space& space, const Candidate& root, const Objective& objective,
@@ -117,6 +120,9 @@ class BestFirst : public Search {
       run.offer(root);
       return run.finish(true);
     }
+    // Best-first alone may expand many candidates before reaching any implementation; one
+    // greedy dive first gives an incumbent to prune with (and an answer under any budget).
+    if (dive_first_) dive(run, root, DivePolicy::Greedy, run.rng);
     const int64_t max_open = budget.max_kept > 0 ? budget.max_kept : default_max_open_;
     using Key = std::tuple<double, int, uint64_t>;  // bound, -depth, sequence
     std::map<Key, Candidate> open;
@@ -154,6 +160,7 @@ class BestFirst : public Search {
 
  private:
   int64_t default_max_open_;
+  bool dive_first_;
 };
 
 ChildOrder parse_order(const Options& options) {
@@ -180,9 +187,12 @@ EngineEntry bfbb_entry() {
           "best-first branch-and-bound on the lower bound; proves optimality when the best "
           "open bound reaches the incumbent",
           {{"max_open", "1000000",
-            "open candidates kept when Budget::max_kept is unset (dropping any loses the proof)"}},
+            "open candidates kept when Budget::max_kept is unset (dropping any loses the proof)"},
+           {"dive", "1", "1: start with one greedy dive for an incumbent"}},
           [](const Options& o) -> std::unique_ptr<Search> {
-            return std::make_unique<BestFirst>(o.integer("max_open"));
+            int64_t max_open = o.integer("max_open");
+            if (max_open < 1) throw std::invalid_argument("search 'bfbb': max_open must be >= 1");
+            return std::make_unique<BestFirst>(max_open, o.flag("dive"));
           }};
 }
 

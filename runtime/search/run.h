@@ -56,8 +56,8 @@ class Run {
   SearchStats stats;
   Rng rng;
 
-  // True once a budget limit (time or nodes expanded) has been reached; sticky. Cheap: the
-  // clock is read on every 8th call only.
+  // True once a budget limit (time or nodes expanded) has been reached; sticky. Engines call
+  // it before every expansion (a steady_clock read, negligible next to an expansion).
   bool stop();
   bool budget_hit() const { return budget_hit_; }
   double elapsed() const;
@@ -91,7 +91,6 @@ class Run {
 
  private:
   std::chrono::steady_clock::time_point start_;
-  int64_t calls_ = 0;
   bool budget_hit_ = false;
   double best_cost_ = kInf;
   std::optional<Candidate> best_;
