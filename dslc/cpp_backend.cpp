@@ -282,7 +282,7 @@ void Backend::emit_choice_ref(Emitter& e, const std::string& name, int choice,
 // Evaluates literal `index` of a clause: returns from the propagator when it is true,
 // counts it when still open.
 void Backend::emit_literal_truth(Emitter& e, const Literal& lit, int index) {
-  e.open("{");
+  e.open(fmt::format("if (known_false != {}) {{", index));
   switch (lit.kind) {
     case Literal::Kind::ChoiceValues:
       emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
@@ -374,8 +374,9 @@ void Backend::emit_clause(Emitter& e, const Clause& clause, int index) {
   std::string x_decl = fmt::format("int x[{}] = {{}};", std::max(nvars, 1));
 
   e.line("// {}:{}:{}", clause.loc.file, clause.loc.line, clause.loc.column);
+  // `known_false`: a literal the caller has just seen false (its watcher's guard), or -1.
   e.open(fmt::format("void GeneratedSpace::propagate_clause_{}(candor::PropagationContext& ctx, "
-                     "const int* x) const {{",
+                     "const int* x, int known_false) const {{",
                      index));
   e.line("int open = 0;");
   e.line("int last_open = -1;");
@@ -394,7 +395,7 @@ void Backend::emit_clause(Emitter& e, const Clause& clause, int index) {
   e.close();
   e.blank();
 
-  std::string body = fmt::format("propagate_clause_{}(ctx, x); if (ctx.failed()) return;", index);
+  std::string body = fmt::format("propagate_clause_{}(ctx, x, -1); if (ctx.failed()) return;", index);
   e.open(fmt::format("void GeneratedSpace::post_clause_{}(candor::PropagationContext& ctx) const {{",
                      index));
   e.line("{}", x_decl);
@@ -425,7 +426,10 @@ void Backend::emit_clause(Emitter& e, const Clause& clause, int index) {
       emit_watch_guard(e, lit);
       std::vector<Check> checks = membership_checks(clause.vars, bound);
       checks.insert(checks.end(), static_checks.begin(), static_checks.end());
-      emit_loops(e, clause.vars, bound, checks, body, "return;");
+      const bool guarded = lit.kind == Literal::Kind::ChoiceValues || lit.kind == Literal::Kind::ChoiceCompare;
+      std::string watch_body = fmt::format("propagate_clause_{}(ctx, x, {}); if (ctx.failed()) return;",
+                                           index, guarded ? l : -1);
+      emit_loops(e, clause.vars, bound, checks, watch_body, "return;");
       e.close();
       e.blank();
     }
@@ -597,6 +601,16 @@ void Backend::emit_constructor(Emitter& e) {
   for (size_t c = 0; c < s_.choices.size(); ++c) {
     const auto& choice = s_.choices[c];
     e.line("choice_base_{}_ = num_vars();", choice.name);
+    if (choice.symmetry != Symmetry::None) {
+      std::string n = set_size(choice.formals[0].set);
+      e.line("pair_table_{}_.assign(static_cast<size_t>({}) * {}, -1);", choice.name, n, n);
+      e.open(fmt::format("for (int a = 0, var = num_vars(); a < {}; ++a) {{", n));
+      e.open(fmt::format("for (int b = a + 1; b < {}; ++b, ++var) {{", n));
+      e.line("pair_table_{}_[static_cast<size_t>(a) * {} + b] = 2 * var;", choice.name, n);
+      e.line("pair_table_{}_[static_cast<size_t>(b) * {} + a] = 2 * var + 1;", choice.name, n);
+      e.close();
+      e.close();
+    }
     e.open("{");
     e.line("int x[{}] = {{}};", std::max<size_t>(choice.formals.size(), 1));
     int depth = 0;
@@ -856,12 +870,12 @@ std::string Backend::header() {
              choice.name, params_sig(choice.formals), choice.name,
              dense_index(formal_sets(choice.formals), names));
     } else {
+      // A table over ordered pairs: 2 * var + mirrored, or -1 on the diagonal.
       std::string n = set_size(choice.formals[0].set);
       e.open(fmt::format("ChoiceRef {}_ref({}) const {{", choice.name, params_sig(choice.formals)));
-      e.line("if ({0} == {1}) return {{-1, false, true}};", names[0], names[1]);
-      e.line("const int lo = {0} < {1} ? {0} : {1}, hi = {0} < {1} ? {1} : {0};", names[0], names[1]);
-      e.line("return {{choice_base_{}_ + lo * {} - lo * (lo + 1) / 2 + (hi - lo - 1), {} > {}, false}};",
-             choice.name, n, names[0], names[1]);
+      e.line("const int entry = pair_table_{}_[static_cast<size_t>({}) * {} + {}];", choice.name,
+             names[0], n, names[1]);
+      e.line("return {{entry >> 1, (entry & 1) != 0, entry < 0}};");
       e.close();
     }
   }
@@ -885,7 +899,7 @@ std::string Backend::header() {
   e.line("std::string object_in_set(int set, int object) const;");
   e.line("void bound_counter(int counter, candor::Relation op, int64_t bound);");
   for (size_t k = 0; k < s_.clauses.size(); ++k) {
-    e.line("void propagate_clause_{}(candor::PropagationContext& ctx, const int* x) const;", k);
+    e.line("void propagate_clause_{}(candor::PropagationContext& ctx, const int* x, int known_false) const;", k);
     e.line("void post_clause_{}(candor::PropagationContext& ctx) const;", k);
     const auto& clause = s_.clauses[k];
     for (size_t l = 0; l < clause.literals.size(); ++l) {
@@ -911,7 +925,10 @@ std::string Backend::header() {
   for (const auto& fact : s_.facts) e.line("std::vector<char> fact_{}_;", fact.name);
   for (const auto& param : s_.params) e.line("std::vector<int64_t> param_{}_;", param.name);
   for (const auto& uni : s_.universes) e.line("std::vector<std::vector<int64_t>> universe_{}_;", uni.name);
-  for (const auto& choice : s_.choices) e.line("int choice_base_{}_ = 0;", choice.name);
+  for (const auto& choice : s_.choices) {
+    e.line("int choice_base_{}_ = 0;", choice.name);
+    if (choice.symmetry != Symmetry::None) e.line("std::vector<int> pair_table_{}_;", choice.name);
+  }
   for (const auto& counter : s_.counters) e.line("int counter_base_{}_ = 0;", counter.name);
   e.close("};");
   e.blank();
