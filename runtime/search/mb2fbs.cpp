@@ -68,7 +68,6 @@ class Mb2fbs : public Search {
 
     while (!queue.empty() && !run.stop()) {
       next.clear();
-      size_t fresh_from = 0;  // children created this iteration start here in `next`
       std::vector<Open> carried;
       int64_t i = 0;
       for (Open& s : queue) {
@@ -94,10 +93,11 @@ class Mb2fbs : public Search {
         }
       }
       if (run.budget_hit()) break;
+      // One batched estimate for every child of the iteration.
       batch.clear();
-      for (size_t k = fresh_from; k < next.size(); ++k) batch.push_back(&next[k].candidate);
+      for (const Open& o : next) batch.push_back(&o.candidate);
       objective.estimate_batch(space, batch, keys);
-      for (size_t k = fresh_from; k < next.size(); ++k) next[k].estimate = keys[k - fresh_from];
+      for (size_t k = 0; k < next.size(); ++k) next[k].estimate = keys[k];
       for (Open& c : carried) next.push_back(std::move(c));
       std::sort(next.begin(), next.end(), better);
       if (memory > 0 && static_cast<int64_t>(next.size()) > memory) next.resize(memory);

@@ -104,7 +104,6 @@ class Mcts : public Search {
       iterations = 100;  // nothing else would end a decision
     }
     Candidate current = root;
-    int decisions_taken = 0;
     while (!space.is_complete(current) && !run.stop()) {
       double per_decision = s_.decision_seconds;
       if (!s_.decision_seconds_given && run.time_limited()) {
@@ -143,7 +142,6 @@ class Mcts : public Search {
       const TreeNode& chosen = trees[best_tree].nodes[best_child];
       if (chosen.exhausted) break;  // its best is known exactly (and was offered)
       current = chosen.candidate;
-      ++decisions_taken;
       for (Tree& tree : trees) {
         int match = -1;
         for (int c : tree.nodes[0].children) {
@@ -156,7 +154,6 @@ class Mcts : public Search {
         }
       }
     }
-    (void)decisions_taken;
     return run.finish(false);
   }
 
