@@ -12,8 +12,9 @@
 // is greedy; β1 = 1, β2 = ∞ is (memory-bounded) best-first search.
 //
 // Differences from the pseudocode: implementations are costed when created rather than when
-// popped (they never occupy the open list), and with prune=1 open candidates whose lower
-// bound is not below the incumbent are discarded.
+// popped (they never occupy the open list), with prune=1 open candidates whose lower bound
+// is not below the incumbent are discarded, and with dive=1 a greedy dive first gives an
+// incumbent (an answer under any budget that allows one dive, and a bound to prune with).
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -39,8 +40,8 @@ bool better(const Open& a, const Open& b) {
 
 class Mb2fbs : public Search {
  public:
-  Mb2fbs(int64_t beta1, int64_t beta2, int64_t beta, bool prune)
-      : beta1_(beta1), beta2_(beta2), beta_(beta), prune_(prune) {}
+  Mb2fbs(int64_t beta1, int64_t beta2, int64_t beta, bool prune, bool dive_first)
+      : beta1_(beta1), beta2_(beta2), beta_(beta), prune_(prune), dive_first_(dive_first) {}
   std::string name() const override { return "mb2fbs"; }
 
   SearchResult run(const Space& space, const Candidate& root, const Objective& objective,
@@ -50,6 +51,7 @@ class Mb2fbs : public Search {
       run.offer(root);
       return run.finish(false);
     }
+    if (dive_first_) dive(run, root, DivePolicy::Greedy, run.rng);
     const int64_t memory = budget.max_kept > 0 ? budget.max_kept : -1;
     // β1 + β2 (-1: unbounded, when β2 = ∞).
     const int64_t window = beta2_ < 0 ? -1 : beta1_ + beta2_;
@@ -109,6 +111,7 @@ class Mb2fbs : public Search {
  private:
   int64_t beta1_, beta2_, beta_;
   bool prune_;
+  bool dive_first_;
 };
 
 }  // namespace
@@ -120,7 +123,8 @@ EngineEntry mb2fbs_entry() {
           {{"beta1", "28", "candidates expanded per iteration (push forward)"},
            {"beta2", "4", "next-best candidates carried over unexpanded (push onward; inf allowed)"},
            {"beta", "inf", "expansions allowed per depth (inf: uncontrolled variant)"},
-           {"prune", "1", "1: discard candidates whose lower bound >= the incumbent"}},
+           {"prune", "1", "1: discard candidates whose lower bound >= the incumbent"},
+           {"dive", "1", "1: start with one greedy dive for an incumbent"}},
           [](const Options& o) -> std::unique_ptr<Search> {
             int64_t beta1 = o.integer("beta1"), beta2 = o.integer("beta2"), beta = o.integer("beta");
             if (beta1 < 1) throw std::invalid_argument("search 'mb2fbs': beta1 must be >= 1");
@@ -130,7 +134,7 @@ EngineEntry mb2fbs_entry() {
             if (beta == 0 || (beta == -1 && o.number("beta") != kInf) || beta < -1) {
               throw std::invalid_argument("search 'mb2fbs': beta must be >= 1 (or inf)");
             }
-            return std::make_unique<Mb2fbs>(beta1, beta2, beta, o.flag("prune"));
+            return std::make_unique<Mb2fbs>(beta1, beta2, beta, o.flag("prune"), o.flag("dive"));
           }};
 }
 

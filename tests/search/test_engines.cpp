@@ -236,7 +236,7 @@ TEST(SearchEngines, Mb2fbsWithoutPushOnwardIsBeamSearch) {
       std::string w = std::to_string(width);
       SearchResult beam = make_search("beam:passes=1,prune=0,width=" + w)
                               ->run(p.space, p.root, p.objective, p.pairs, Budget{});
-      SearchResult mb = make_search("mb2fbs:beta2=0,prune=0,beta1=" + w)
+      SearchResult mb = make_search("mb2fbs:beta2=0,prune=0,dive=0,beta1=" + w)
                             ->run(p.space, p.root, p.objective, p.pairs, Budget{});
       EXPECT_EQ(beam.best_cost, mb.best_cost) << seed << " " << width;
       EXPECT_EQ(beam.stats.expanded, mb.stats.expanded) << seed << " " << width;
