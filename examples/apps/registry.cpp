@@ -8,8 +8,6 @@ namespace candor::apps {
 const std::vector<halide_bridge::App>& all_apps() {
   static const std::vector<halide_bridge::App> apps = [] {
     std::vector<halide_bridge::App> list = {
-        detail::make_bgu_app(),
-        detail::make_bilateral_grid_app(),
         detail::make_box_blur_app(),
         detail::make_camera_pipe_app(),
         detail::make_conv_relu_app(),
@@ -17,12 +15,8 @@ const std::vector<halide_bridge::App>& all_apps() {
         detail::make_harris_app(),
         detail::make_hist_eq_app(),
         detail::make_iir_blur_app(),
-        detail::make_lens_blur_app(),
-        detail::make_local_laplacian_app(),
         detail::make_matmul_app(),
         detail::make_max_filter_app(),
-        detail::make_non_local_means_app(),
-        detail::make_pyramid_interp_app(),
         detail::make_stencil_chain_app(),
         detail::make_unsharp_mask_app(),
     };
