@@ -130,10 +130,15 @@ void register_funcs(AppInstance& inst, std::initializer_list<Func> funcs) {
   register_funcs(inst, std::vector<Func>(funcs));
 }
 
+std::string stable_name(const Func& f) {
+  const std::string& name = f.name();
+  return name.substr(0, name.find('$'));
+}
+
 void register_funcs(AppInstance& inst, const std::vector<Func>& funcs) {
   for (const Func& f : funcs) {
-    if (!inst.funcs.emplace(f.name(), f).second) {
-      throw std::logic_error("duplicate Func name in app: " + f.name());
+    if (!inst.funcs.emplace(stable_name(f), f).second) {
+      throw std::logic_error("duplicate Func name in app: " + stable_name(f));
     }
   }
 }

@@ -73,7 +73,13 @@ Halide::Func repeat_edge_xy(const Halide::ImageParam& input, const std::string& 
 Halide::Func zero_pad(const Halide::ImageParam& input, int x_dim, int y_dim,
                       const std::string& name);
 
-// Adds every Func in `funcs` to `inst.funcs` under its own name (names must be unique).
+// The name an app gave `f`. Halide 14 makes Func names unique per process: the second
+// Func("blur_x") ever created is really named "blur_x$1". Every build() of an app creates
+// its Funcs anew, so only the first instance has the plain names; the keys of
+// AppInstance::funcs are these stable names (the Func's name up to any '$').
+std::string stable_name(const Halide::Func& f);
+
+// Adds every Func in `funcs` to `inst.funcs` under its stable name (must be unique).
 void register_funcs(AppInstance& inst, std::initializer_list<Halide::Func> funcs);
 void register_funcs(AppInstance& inst, const std::vector<Halide::Func>& funcs);
 

@@ -58,7 +58,7 @@ TEST_P(AppTest, InstanceIsWellFormed) {
   ASSERT_EQ(inst.outputs.size(), inst.output_sizes.size());
   for (size_t i = 0; i < inst.outputs.size(); i++) {
     const Func& out = inst.outputs[i];
-    ASSERT_TRUE(inst.funcs.count(out.name())) << out.name();
+    ASSERT_TRUE(inst.funcs.count(out.name().substr(0, out.name().find('$')))) << out.name();
     EXPECT_EQ(static_cast<int>(inst.output_sizes[i].size()), out.dimensions()) << out.name();
     const auto& estimates = out.function().schedule().estimates();
     std::set<std::string> estimated;
@@ -68,17 +68,24 @@ TEST_P(AppTest, InstanceIsWellFormed) {
     for (const Var& v : out.args()) EXPECT_TRUE(estimated.count(v.name())) << out.name() << "." << v.name();
   }
 
-  // Funcs: keyed by their own (unique, readable) names, all defined.
+  // Funcs: keyed by readable names: the Func's own name up to the '$N' suffix Halide 14
+  // appends to a name already used in this process (each build() makes new Funcs).
+  std::set<std::string> registered;
   for (const auto& [name, f] : inst.funcs) {
-    EXPECT_EQ(name, f.name());
+    EXPECT_EQ(name, f.name().substr(0, f.name().find('$')));
+    EXPECT_FALSE(name.empty());
     EXPECT_TRUE(f.defined()) << name;
-    EXPECT_EQ(name.find('$'), std::string::npos) << "generated name " << name;
+    registered.insert(f.name());
   }
   // Every Func the pipeline reaches is registered (nothing hidden, e.g. by an inline
   // reduction or a BoundaryConditions helper).
   for (const Func& out : inst.outputs) {
     for (const auto& [name, fn] : Internal::find_transitive_calls(out.function())) {
-      EXPECT_TRUE(inst.funcs.count(name)) << "unregistered Func " << name;
+      // An ImageParam is called through a Func "<param>_im[$N]".
+      bool is_input = false;
+      for (const ImageParam& in : inst.inputs) is_input |= name.rfind(in.name() + "_im", 0) == 0;
+      if (is_input) continue;
+      EXPECT_TRUE(registered.count(name)) << "unregistered Func " << name;
     }
   }
 
