@@ -18,6 +18,7 @@ const std::vector<halide_bridge::App>& all_apps() {
         detail::make_local_laplacian_app(),
         detail::make_matmul_app(),
         detail::make_max_filter_app(),
+        detail::make_non_local_means_app(),
         detail::make_stencil_chain_app(),
         detail::make_unsharp_mask_app(),
     };
