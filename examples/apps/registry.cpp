@@ -15,6 +15,7 @@ const std::vector<halide_bridge::App>& all_apps() {
         detail::make_harris_app(),
         detail::make_hist_eq_app(),
         detail::make_iir_blur_app(),
+        detail::make_lens_blur_app(),
         detail::make_local_laplacian_app(),
         detail::make_matmul_app(),
         detail::make_max_filter_app(),

