@@ -8,6 +8,7 @@ namespace candor::apps {
 const std::vector<halide_bridge::App>& all_apps() {
   static const std::vector<halide_bridge::App> apps = [] {
     std::vector<halide_bridge::App> list = {
+        detail::make_bilateral_grid_app(),
         detail::make_box_blur_app(),
         detail::make_camera_pipe_app(),
         detail::make_conv_relu_app(),
