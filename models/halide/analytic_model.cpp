@@ -1,0 +1,540 @@
+#include "analytic_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "view_util.h"
+
+namespace candor::models::halide {
+
+namespace hb = candor::halide_bridge;
+using namespace detail;
+
+namespace {
+
+// The choices of one stage once resolved (fixed, or optimistically completed).
+struct StageChoice {
+  bool parallel = false, vectorize = false, unroll = false;
+  std::vector<int64_t> tile, subtile;  // per loop (innermost first); 1: not split
+};
+
+// A Func as resolved: where it is computed and how much of it per production.
+struct FuncState {
+  bool resolved = false;
+  Where where = Where::Root;
+  bool sliding = false;
+  double productions = 1;   // regions of it computed over the whole pipeline
+  double realizations = 1;  // allocations of its buffer
+  double cores = 1;         // cores that run it (inherited from the consumer inside it)
+  double core_efficiency = 1;
+  std::vector<std::vector<double>> extents;  // per stage, per loop: extent per production
+  std::vector<StageChoice> choice;           // per stage
+  double buffer_bytes = 0;                   // per realization
+  double evals = 0;                          // evaluations of its value (inlined: per call)
+};
+
+class Evaluator {
+ public:
+  Evaluator(const hb::KernelDescription& kd, const ScheduleView& view, const MachineDescription& m,
+            const AnalyticModelOptions& o)
+      : kd_(kd), m_(m), o_(o), fv_(index_view(view)) {
+    for (size_t i = 0; i < kd_.funcs.size(); ++i) index_[kd_.funcs[i].name] = int(i);
+    state_.resize(kd_.funcs.size());
+  }
+
+  Prediction run() {
+    // Consumers first: a producer's footprint depends on its consumer's tiles.
+    for (int i = int(kd_.funcs.size()) - 1; i >= 0; --i) resolve(i);
+    Prediction p;
+    for (size_t i = 0; i < kd_.funcs.size(); ++i) {
+      if (state_[i].where == Where::Inline) continue;
+      for (const hb::StageInfo& st : kd_.funcs[i].stages) {
+        StageCost c = stage_cost(int(i), st.index);
+        p.seconds += c.total_s;
+        p.stages.push_back(std::move(c));
+      }
+    }
+    return p;
+  }
+
+ private:
+  const hb::KernelDescription& kd_;
+  const MachineDescription& m_;
+  const AnalyticModelOptions& o_;
+  std::map<std::string, const FuncView*> fv_;
+  std::map<std::string, int> index_;
+  std::vector<FuncState> state_;
+
+  const FuncView* view_of(const std::string& name) const {
+    auto it = fv_.find(name);
+    return it == fv_.end() ? nullptr : it->second;
+  }
+  int find(const std::string& name) const {
+    auto it = index_.find(name);
+    return it == index_.end() ? -1 : it->second;
+  }
+
+  // ---- footprints ------------------------------------------------------------------------
+
+  // Extent of each producer dimension read by `e` when the consumer's loops cover `len`
+  // points each (by consumer loop index), clamped to what exists of the producer.
+  std::vector<double> footprint(const hb::Edge& e, const std::vector<double>& len) const {
+    std::vector<double> w;
+    for (size_t d = 0; d < e.footprint.size(); ++d) {
+      const hb::AccessDim& a = e.footprint[d];
+      double width = double(a.width());
+      if (a.affine)
+        for (size_t i = 0; i < a.coeffs.size() && i < len.size(); ++i)
+          width += std::fabs(a.coeffs[i].value()) * std::max(0.0, len[i] - 1);
+      const double whole = d < e.required.size() ? double(e.required[d].extent()) : width;
+      w.push_back(std::max(1.0, std::min(width, whole)));
+    }
+    return w;
+  }
+
+  // Per-production loop extents of the stages of Func `p` when it covers the footprint of
+  // its consumers' loops of extents `len` (only edges into consumer stage `cs` of `c`).
+  std::vector<std::vector<double>> extents_from(int p, int c, const std::vector<std::vector<double>>& c_len) const {
+    const hb::FuncInfo& pf = kd_.funcs[p];
+    std::vector<double> arg_w(pf.args.size(), 0.0);
+    for (const hb::StageInfo& cst : kd_.funcs[c].stages) {
+      for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, cst.index)) {
+        if (e->producer != pf.name) continue;
+        const auto w = footprint(*e, c_len[cst.index]);
+        for (size_t d = 0; d < w.size() && d < arg_w.size(); ++d) arg_w[d] = std::max(arg_w[d], w[d]);
+      }
+    }
+    std::vector<std::vector<double>> ext;
+    for (const hb::StageInfo& st : pf.stages) {
+      std::vector<double> e;
+      for (const hb::LoopInfo& l : st.loops) {
+        double x = double(l.extent);
+        if (!l.is_rvar && l.arg_index >= 0 && l.arg_index < int(arg_w.size()) && arg_w[l.arg_index] > 0)
+          x = std::min(x, arg_w[l.arg_index]);
+        e.push_back(std::max(1.0, x));
+      }
+      ext.push_back(e);
+    }
+    return ext;
+  }
+
+  std::vector<std::vector<double>> full_extents(int f) const {
+    std::vector<std::vector<double>> ext;
+    for (const hb::StageInfo& st : kd_.funcs[f].stages) {
+      std::vector<double> e;
+      for (const hb::LoopInfo& l : st.loops) e.push_back(double(l.extent));
+      ext.push_back(e);
+    }
+    return ext;
+  }
+
+  // ---- choices -----------------------------------------------------------------------------
+
+  // Optimistic completion of one stage's choices for per-production extents `ext`.
+  StageChoice choose(const hb::StageInfo& st, const StageView* sv, const std::vector<double>& ext,
+                     bool at_root) const {
+    StageChoice c;
+    c.parallel = at_root && (sv ? may(sv->parallel, true) : true) && !st.loops.empty() && st.loops.back().is_pure;
+    c.vectorize = sv ? may(sv->vectorize, true) : false;
+    c.unroll = sv ? may(sv->unroll, true) && !may(sv->unroll, false) : false;
+    const size_t n = st.loops.size();
+    c.tile.assign(n, 1);
+    c.subtile.assign(n, 1);
+    for (size_t i = 0; i < n; ++i) {
+      const LoopView* lv = sv ? loop_view(sv, st.loops[i].var) : nullptr;
+      if (!lv || lv->tile.values.empty()) continue;
+      const auto& tv = lv->tile.values;
+      int64_t t;
+      if (lv->tile.fixed()) {
+        t = tv.front();
+      } else if (i + 1 == n && c.parallel) {
+        // The parallel loop: the largest tile that still gives every core a few tasks.
+        t = tv.front();
+        for (int64_t v : tv)
+          if (double(ceil_div(int64_t(ext[i]), v)) >= o_.min_parallel_tasks_per_core * m_.cores) t = v;
+      } else {
+        t = tv.back();
+        if (i == 0 && c.vectorize && sv) {
+          // Keep the inner extent a multiple of the vector width if possible.
+          for (int64_t v : tv)
+            if (v >= sv->vector_width && v <= int64_t(ext[i])) t = v;
+        }
+      }
+      c.tile[i] = std::max<int64_t>(1, t);
+      const auto& sv_values = lv->subtile.values;
+      int64_t s = 1;
+      if (!sv_values.empty()) {
+        if (lv->subtile.fixed()) {
+          s = sv_values.front();
+        } else {
+          s = sv_values.front();
+          for (int64_t v : sv_values)
+            if (v <= c.tile[i]) s = v;
+        }
+      }
+      c.subtile[i] = std::max<int64_t>(1, std::min(s, c.tile[i]));
+    }
+    if (c.vectorize && sv && n > 0 && c.tile[0] > 1 && c.subtile[0] < sv->vector_width) c.vectorize = false;
+    if (c.vectorize && sv && n > 0 && c.tile[0] == 1 && ext[0] >= sv->vector_width) {
+      // An unsplit innermost loop: Halide still vectorizes it by the natural width.
+    }
+    return c;
+  }
+
+  // Tile lengths (per tile of the outer band, or of the middle band) of a stage.
+  static std::vector<double> band_lengths(const StageChoice& c, const std::vector<double>& ext, bool subtile) {
+    std::vector<double> len(ext.size(), 1.0);
+    for (size_t i = 0; i < ext.size(); ++i) {
+      if (c.tile[i] <= 1) continue;  // unsplit: in the outer band
+      len[i] = std::min(ext[i], double(subtile ? c.subtile[i] : c.tile[i]));
+    }
+    return len;
+  }
+
+  static double product(const std::vector<double>& v) {
+    double p = 1;
+    for (double x : v) p *= x;
+    return p;
+  }
+
+  // Tiles of a stage per production (the outer band's iterations, or outer x middle).
+  static double tiles(const StageChoice& c, const std::vector<double>& ext, bool subtile) {
+    const auto len = band_lengths(c, ext, subtile);
+    double n = 1;
+    for (size_t i = 0; i < ext.size(); ++i) n *= std::ceil(ext[i] / len[i]);
+    return n;
+  }
+
+  // ---- resolution ------------------------------------------------------------------------
+
+  // Places Func i at `w` given its (resolved) consumer; fills `s` (not yet the stage costs).
+  void place(int i, Where w, bool sliding, FuncState& s) const {
+    const hb::FuncInfo& f = kd_.funcs[i];
+    const FuncView* fv = view_of(f.name);
+    s = FuncState();
+    s.resolved = true;
+    s.where = w;
+    s.sliding = sliding;
+    if (w == Where::Inline) {
+      s.extents = full_extents(i);
+      return;
+    }
+    int c = -1;
+    if (w == Where::Tile || w == Where::Subtile) {
+      c = fv ? find(fv->consumer) : -1;
+      if (c < 0 || state_[c].where == Where::Inline || !state_[c].resolved) w = s.where = Where::Root;
+    }
+    if (w == Where::Root) {
+      s.productions = 1;
+      s.realizations = 1;
+      s.extents = full_extents(i);
+      s.cores = m_.cores;  // refined by the stage's own parallel loop
+    } else {
+      const FuncState& cs = state_[c];
+      const bool sub = w == Where::Subtile;
+      std::vector<std::vector<double>> c_len;
+      for (size_t k = 0; k < cs.extents.size(); ++k) {
+        if (k == 0)
+          c_len.push_back(band_lengths(cs.choice[0], cs.extents[0], sub));
+        else
+          c_len.push_back(cs.extents[k]);  // only the pure stage hosts producers
+      }
+      const double per = tiles(cs.choice[0], cs.extents[0], sub);
+      s.productions = cs.productions * per;
+      s.extents = extents_from(i, c, c_len);
+      s.cores = cs.cores;
+      s.core_efficiency = cs.core_efficiency;
+      if (sliding) {
+        // Storage one level coarser: the window slides along the consumer's loops, each
+        // point computed once, one allocation per coarser tile.
+        const double coarser = sub ? cs.productions * tiles(cs.choice[0], cs.extents[0], false) : cs.productions;
+        s.realizations = coarser;
+        double pts = 0;
+        for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
+        double computed = 0;
+        for (const auto& e : s.extents) computed += product(e);
+        computed *= s.productions;
+        if (computed > pts && computed > 0) {
+          const double r = pts / computed;
+          for (auto& e : s.extents)
+            if (!e.empty()) e.back() = std::max(1.0, e.back() * r);
+        }
+      } else {
+        s.realizations = s.productions;
+      }
+    }
+    s.buffer_bytes = f.bytes_per_point;
+    if (!s.extents.empty())
+      for (size_t k = 0; k < f.stages[0].loops.size(); ++k)
+        if (!f.stages[0].loops[k].is_rvar) s.buffer_bytes *= s.extents[0][k];
+    for (size_t k = 0; k < f.stages.size(); ++k) {
+      const StageView* sv = stage_view(fv, f.stages[k].index);
+      s.choice.push_back(choose(f.stages[k], sv, s.extents[k], w == Where::Root));
+    }
+    if (w == Where::Root && !f.stages.empty()) {
+      // Cores of the pure stage's parallel loop (updates use their own, in stage_cost).
+      const StageChoice& ch = s.choice[0];
+      const double iters = ch.parallel ? std::ceil(s.extents[0].back() / double(std::max<int64_t>(1, ch.tile.back()))) : 1;
+      s.cores = std::min<double>(m_.cores, iters);
+      s.core_efficiency = ch.parallel ? iters / (std::ceil(iters / m_.cores) * m_.cores) * m_.cores / s.cores : 1;
+    }
+  }
+
+  void resolve(int i) {
+    const hb::FuncInfo& f = kd_.funcs[i];
+    const FuncView* fv = view_of(f.name);
+    std::vector<std::pair<Where, bool>> options;
+    for (Where w : {Where::Inline, Where::Root, Where::Tile, Where::Subtile}) {
+      if (w == Where::Inline && !f.can_inline) continue;
+      if (!allows_where(fv, w)) continue;
+      const bool at = w == Where::Tile || w == Where::Subtile;
+      if (at && (!fv || find(fv->consumer) < 0)) continue;
+      if (at && fv && may(fv->sliding, true) && fv->sliding.bits) options.emplace_back(w, true);
+      if (!at || !fv || may(fv->sliding, false) || fv->sliding.bits == 0) options.emplace_back(w, false);
+    }
+    if (options.empty()) options.emplace_back(f.is_output || !f.can_inline ? Where::Root : Where::Inline, false);
+    double best = std::numeric_limits<double>::infinity();
+    FuncState best_state;
+    for (const auto& [w, sl] : options) {
+      FuncState s;
+      place(i, w, sl, s);
+      state_[i] = s;
+      const double cost = local_cost(i);
+      if (cost < best) {
+        best = cost;
+        best_state = s;
+      }
+    }
+    state_[i] = best_state;
+  }
+
+  // The cost of Func i as placed, for choosing among its options: its stages' costs, or,
+  // inlined, its operations evaluated in its (non-inlined) consumers.
+  double local_cost(int i) {
+    if (state_[i].where != Where::Inline) {
+      double t = 0;
+      for (const hb::StageInfo& st : kd_.funcs[i].stages) t += stage_cost(i, st.index).total_s;
+      return t;
+    }
+    double t = 0;
+    const auto ops = weighted_ops(kd_.funcs[i].stages[0].ops);
+    for (const hb::Edge* e : kd_.edges_from(kd_.funcs[i].name)) {
+      const int c = find(e->consumer);
+      if (c < 0 || !state_[c].resolved) continue;
+      const double evals = evaluations(c, e->consumer_stage) * e->calls;
+      t += evals * compute_seconds_per_point(ops, c, e->consumer_stage);
+    }
+    return t;
+  }
+
+  // Evaluations of stage (f, s)'s value: points computed, or, inlined, per call site.
+  double evaluations(int f, int stage) const {
+    const FuncState& s = state_[f];
+    if (s.where != Where::Inline) return s.productions * product(s.extents[stage]);
+    double n = 0;
+    for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
+      const int c = find(e->consumer);
+      if (c >= 0 && state_[c].resolved) n += evaluations(c, e->consumer_stage) * e->calls;
+    }
+    return n;
+  }
+
+  // ---- costs -------------------------------------------------------------------------------
+
+  std::vector<std::pair<std::string, double>> weighted_ops(const hb::OpCounts& ops) const {
+    std::vector<std::pair<std::string, double>> r;
+    for (const auto& [type, n] : ops.by_type) r.emplace_back(type, n * (type == "int32" ? o_.index_op_weight : 1.0));
+    return r;
+  }
+
+  // Ops of stage (f, stage) per point, with those of inlined producers (per call).
+  void stage_ops(int f, int stage, std::map<std::string, double>& ops, double scale, int depth) const {
+    const hb::FuncInfo& fi = kd_.funcs[f];
+    for (const hb::StageInfo& st : fi.stages)
+      if (st.index == stage)
+        for (const auto& [t, n] : weighted_ops(st.ops)) ops[t] += n * scale;
+    if (depth > 32) return;
+    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
+      if (e->producer_is_input || e->producer == fi.name) continue;
+      const int p = find(e->producer);
+      if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline)
+        stage_ops(p, 0, ops, scale * e->calls, depth + 1);
+    }
+  }
+
+  // Seconds per point of `ops` in the vectorization context of stage (f, stage), one core.
+  double compute_seconds_per_point(const std::vector<std::pair<std::string, double>>& ops, int f, int stage) const {
+    const FuncState& s = state_[f];
+    if (s.where == Where::Inline) {
+      // Evaluated wherever its consumers are: take the first resolved consumer's context.
+      for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
+        const int c = find(e->consumer);
+        if (c >= 0 && state_[c].resolved) return compute_seconds_per_point(ops, c, e->consumer_stage);
+      }
+      return 0;
+    }
+    size_t k = 0;
+    for (; k < kd_.funcs[f].stages.size(); ++k)
+      if (kd_.funcs[f].stages[k].index == stage) break;
+    const bool vec = k < s.choice.size() && s.choice[k].vectorize;
+    const StageView* sv = stage_view(view_of(kd_.funcs[f].name), stage);
+    const int vw = sv && sv->vector_width > 0 ? sv->vector_width : kd_.funcs[f].vector_width;
+    double t = 0;
+    for (const auto& [type, n] : ops) {
+      double rate;
+      if (vec) {
+        rate = m_.vector.for_type(type);
+        const int lanes = m_.lanes_for_bits(type_bits(type));
+        if (vw < lanes) rate *= double(vw) / lanes;
+        // Wider than natural: several instructions per vector, same lane rate.
+      } else {
+        rate = m_.scalar.for_type(type);
+      }
+      t += n / std::max(rate, 1.0);
+    }
+    return t;
+  }
+
+  StageCost stage_cost(int f, int stage) const {
+    const hb::FuncInfo& fi = kd_.funcs[f];
+    const FuncState& s = state_[f];
+    size_t k = 0;
+    for (; k < fi.stages.size(); ++k)
+      if (fi.stages[k].index == stage) break;
+    const hb::StageInfo& st = fi.stages[k];
+    const StageChoice& ch = s.choice[k];
+    const std::vector<double>& ext = s.extents[k];
+    const StageView* sv = stage_view(view_of(fi.name), stage);
+    StageCost c;
+    c.func = fi.name;
+    c.stage = stage;
+    c.where = s.where;
+    c.sliding = s.sliding;
+    c.parallel = ch.parallel;
+    c.vectorize = ch.vectorize;
+    c.unroll = ch.unroll;
+    c.productions = s.productions;
+    const double per_production = product(ext);
+    c.points_computed = s.productions * per_production;
+    c.recompute = c.points_computed / std::max(1.0, double(st.points()));
+
+    // Cores: the stage's own parallel loop at the root, else its consumer's.
+    double cores = s.cores, eff = s.core_efficiency;
+    double tasks = 0;
+    if (s.where == Where::Root) {
+      if (ch.parallel && !ext.empty()) {
+        tasks = std::ceil(ext.back() / double(std::max<int64_t>(1, ch.tile.back())));
+        cores = std::min<double>(m_.cores, tasks);
+        eff = tasks / (std::ceil(tasks / m_.cores) * m_.cores) * m_.cores / cores;
+      } else {
+        cores = 1;
+        eff = 1;
+      }
+    }
+    c.cores_used = cores * eff;
+
+    // Vectorization efficiency: lanes computed vs useful over the inner extent.
+    const int vw = sv && sv->vector_width > 0 ? sv->vector_width : fi.vector_width;
+    if (ch.vectorize && !ext.empty()) {
+      const double inner = ch.tile[0] > 1 ? std::min(ext[0], double(ch.subtile[0])) : ext[0];
+      c.vector_efficiency = inner / (std::ceil(inner / vw) * vw);
+    }
+
+    std::map<std::string, double> ops_map;
+    stage_ops(f, stage, ops_map, 1.0, 0);
+    std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
+    for (const auto& [t, n] : ops) c.ops_per_point += n;
+    c.compute_s = c.points_computed / c.vector_efficiency * compute_seconds_per_point(ops, f, stage) / c.cores_used;
+
+    // Memory: producers' footprints per production from the level holding them.
+    const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
+    double load_s = 0, loads_per_point = 0;
+    std::vector<std::pair<const hb::Edge*, std::vector<double>>> todo;
+    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) todo.emplace_back(e, ext);
+    for (size_t q = 0; q < todo.size() && q < 256; ++q) {
+      const hb::Edge* e = todo[q].first;
+      const std::vector<double> len = todo[q].second;
+      const int p = e->producer_is_input ? -1 : find(e->producer);
+      if (p >= 0 && e->producer != fi.name && state_[p].where == Where::Inline) {
+        // Look through the inlined Func to what it reads, over the region it covers.
+        std::vector<double> plen;
+        const auto w = footprint(*e, len);
+        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops)
+          plen.push_back(l.arg_index >= 0 && l.arg_index < int(w.size()) ? w[l.arg_index] : double(l.extent));
+        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.emplace_back(e2, plen);
+        continue;
+      }
+      loads_per_point += e->calls;
+      const auto w = footprint(*e, len);
+      double bytes = product(w);
+      double total_bytes = 0;
+      if (e->producer_is_input) {
+        const hb::InputInfo* in = kd_.find_input(e->producer);
+        const int b = in ? in->type.bytes() : 4;
+        bytes *= b;
+        total_bytes = bytes;
+        if (in) {
+          total_bytes = b;
+          for (const hb::Range& r : in->required.empty() ? in->estimate : in->required) total_bytes *= double(r.extent());
+        }
+      } else if (p >= 0) {
+        bytes *= kd_.funcs[p].bytes_per_point;
+        total_bytes = state_[p].where == Where::Root ? kd_.funcs[p].points() * double(kd_.funcs[p].bytes_per_point)
+                                                     : state_[p].buffer_bytes * m_.cores;
+      }
+      c.footprint_bytes += bytes;
+      const Bandwidth& level = m_.level_for(total_bytes);
+      const double bw = level.with_cores(cores, m_.cores);
+      load_s += s.productions * bytes / std::max(bw, 1.0);
+    }
+    // Every load instruction is served by L1 at least.
+    const double elem = std::max(1, fi.bytes_per_point);
+    load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
+    c.load_s = load_s;
+    const double out_total = s.where == Where::Root ? double(fi.points()) * fi.bytes_per_point : s.buffer_bytes * m_.cores;
+    c.store_s = c.points_computed * fi.bytes_per_point / std::max(m_.level_for(out_total).with_cores(cores, m_.cores), 1.0);
+
+    // Overheads.
+    if (s.where == Where::Root && ch.parallel) c.parallel_s = m_.parallel_launch_s + tasks * m_.parallel_task_s / cores;
+    if (s.where != Where::Root && stage == 0) c.allocation_s = s.realizations * m_.allocation_s / c.cores_used;
+    double inner_iters = c.points_computed;
+    if (ch.vectorize) inner_iters /= vw;
+    if (ch.unroll && ext.size() > (ch.vectorize ? 1u : 0u)) {
+      const size_t u = ch.vectorize ? 1 : 0;
+      inner_iters /= std::max<double>(1, std::min<double>(ext[u], ch.subtile[u]));
+    }
+    c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
+
+    c.total_s = std::max(c.compute_s, c.load_s + c.store_s) + c.parallel_s + c.allocation_s + c.loop_s;
+    return c;
+  }
+};
+
+}  // namespace
+
+AnalyticModel::AnalyticModel(MachineDescription machine, AnalyticModelOptions options)
+    : machine_(std::move(machine)), options_(options) {}
+
+Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const ScheduleView& view) const {
+  return Evaluator(kd, view, machine_, options_).run();
+}
+
+double AnalyticModel::predict(const hb::KernelDescription& kd, const ScheduleView& view) const {
+  return explain(kd, view).seconds;
+}
+
+void AnalyticModel::predict(const hb::KernelDescription& kd, const std::vector<ScheduleView>& views,
+                            std::vector<double>& seconds) const {
+  seconds.resize(views.size());
+  for (size_t i = 0; i < views.size(); ++i) seconds[i] = predict(kd, views[i]);
+}
+
+void predict(const hb::KernelDescription& kd, const std::vector<ScheduleView>& views,
+             const MachineDescription& machine, std::vector<double>& seconds) {
+  AnalyticModel(machine).predict(kd, views, seconds);
+}
+
+}  // namespace candor::models::halide

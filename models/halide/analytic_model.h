@@ -1,0 +1,88 @@
+// The analytic cost model of the Halide CPU space: predicts the runtime of complete and
+// partial candidates (ScheduleViews) from the kernel description and the measured machine
+// description. Partial candidates are completed optimistically: undecided choices take the
+// value that makes their own stage cheapest (where, parallel, vectorize, tiles).
+//
+// Per stage (one named term each, see StageCost):
+//  * points computed: the stage's region at the root; inside its consumer, the consumer's
+//    tile footprint (access Jacobians and offsets) times the number of tiles, so overlap
+//    is recomputed; a sliding window (storage one level coarser) removes the recompute;
+//  * compute: operations per point (its own plus those of Funcs inlined into it, per call)
+//    at the measured rate of each operation type, vectorized (lanes used vs the natural
+//    width, tails of the inner extent) or scalar, on the cores its parallel loop occupies
+//    (load imbalance when iterations do not divide evenly);
+//  * memory: bytes of producers read per tile (footprints) from the level that holds them
+//    (a root Func streams from the level its whole buffer fits in; a Func computed inside
+//    its consumer from L1/L2), loads served by L1, and bytes written; at the bandwidth
+//    measured for that level with the cores in use;
+//  * overheads: parallel loop launches and tasks, allocations, innermost loop iterations
+//    (divided by the unroll factor).
+// stage time = max(compute, memory) + overheads; pipeline time = sum over stages.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernel_description.h"
+#include "machine.h"
+#include "schedule_view.h"
+
+namespace candor::models::halide {
+
+// Hand-designed coefficients of the model (not machine numbers: those come from the
+// machine description). A learned model predicts its own coefficients instead.
+struct AnalyticModelOptions {
+  double index_op_weight = 0.25;  // int32 (index) operations, mostly folded into addressing
+  double loop_iteration_ops = 2;  // scalar operations per innermost loop iteration
+  double min_parallel_tasks_per_core = 2;  // optimistic tile choice aims at this many tasks
+};
+
+struct StageCost {
+  std::string func;
+  int stage = 0;
+  Where where = Where::Root;  // as resolved (optimistically, when undecided)
+  bool parallel = false, vectorize = false, unroll = false, sliding = false;
+  double productions = 1;      // times a region of it is computed
+  double points_computed = 0;  // in total, recomputation included
+  double recompute = 1;        // points_computed / the stage's points
+  double ops_per_point = 0;    // weighted, inlined Funcs included
+  double vector_efficiency = 1;  // useful lanes / lanes computed
+  double cores_used = 1;
+  double footprint_bytes = 0;  // bytes read from producers per production
+  double compute_s = 0;
+  double load_s = 0;       // producers' bytes from their level + L1 loads
+  double store_s = 0;
+  double parallel_s = 0;   // launches + tasks
+  double allocation_s = 0;
+  double loop_s = 0;
+  double total_s = 0;      // max(compute, load + store) + overheads
+};
+
+struct Prediction {
+  double seconds = 0;
+  std::vector<StageCost> stages;  // non-inlined stages, the kernel description's order
+};
+
+class AnalyticModel {
+ public:
+  explicit AnalyticModel(MachineDescription machine, AnalyticModelOptions options = {});
+
+  Prediction explain(const halide_bridge::KernelDescription& kd, const ScheduleView& view) const;
+  double predict(const halide_bridge::KernelDescription& kd, const ScheduleView& view) const;
+  // Batched: seconds[i] for views[i].
+  void predict(const halide_bridge::KernelDescription& kd, const std::vector<ScheduleView>& views,
+               std::vector<double>& seconds) const;
+
+  const MachineDescription& machine() const { return machine_; }
+  const AnalyticModelOptions& options() const { return options_; }
+
+ private:
+  MachineDescription machine_;
+  AnalyticModelOptions options_;
+};
+
+// The batched API with an explicit machine description.
+void predict(const halide_bridge::KernelDescription& kd, const std::vector<ScheduleView>& views,
+             const MachineDescription& machine, std::vector<double>& seconds);
+
+}  // namespace candor::models::halide

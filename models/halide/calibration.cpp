@@ -1,0 +1,357 @@
+// The calibration micro-benchmark: Halide JIT kernels measure what Halide-generated code
+// achieves on this machine (arithmetic throughput, streaming bandwidth per cache level,
+// parallel-loop and allocation overheads). Medians of several timed runs.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <time.h>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include <Halide.h>
+
+#include "machine.h"
+
+namespace candor::models::halide {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace Halide;
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median time of `repeats` runs after one untimed warm-up.
+double time_median(const std::function<void()>& f, int repeats) {
+  f();
+  std::vector<double> t;
+  for (int i = 0; i < repeats; ++i) t.push_back(seconds_of(f));
+  return median(t);
+}
+
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// The time `f` would take with `active` cores to itself: the wall time, or the process's
+// CPU time shared over the active cores when that is less (the machine may be shared with
+// other processes, which only ever take cores away from the kernel). Fastest of `repeats`
+// runs after one untimed warm-up: peaks keep the best run (see arith_rate).
+double time_best(const std::function<void()>& f, int repeats, int active) {
+  f();
+  double best = 1e300;
+  for (int i = 0; i < repeats; ++i) {
+    const double c0 = cpu_seconds();
+    const double wall = seconds_of(f);
+    const double cpu = (cpu_seconds() - c0) / std::max(1, active);
+    best = std::min(best, cpu > 0 ? std::min(wall, cpu) : wall);
+  }
+  return best;
+}
+
+int64_t read_cache_size(int level, const std::string& type) {
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
+    if (!lv || !ty || !sz) continue;
+    int l = 0;
+    std::string t, s;
+    lv >> l;
+    ty >> t;
+    sz >> s;
+    if (l != level || (t != type && t != "Unified")) continue;
+    int64_t v = std::atoll(s.c_str());
+    if (!s.empty() && (s.back() == 'K' || s.back() == 'k')) v *= 1024;
+    if (!s.empty() && (s.back() == 'M' || s.back() == 'm')) v *= 1024 * 1024;
+    return v;
+  }
+  return 0;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto p = line.find(':');
+      if (p != std::string::npos) return line.substr(p + 2);
+    }
+  }
+  return "unknown";
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return buf;
+}
+
+// A kernel that computes `rows` rows of 1024 points, each point evaluating `chains`
+// independent dependency chains of `steps` steps (so the core's pipelines, not latencies,
+// bound it). Returns the Halide IR operations evaluated per point.
+struct ArithKernel {
+  Func f;
+  int ops_per_point = 0;
+};
+
+// Floating point: eight chains of fused multiply-adds (a Mul and an Add each) whose values
+// are summed in pairs into four accumulators, so both the FMA and the add pipes work and
+// everything fits in 16 SIMD registers (no spills).
+ArithKernel float_kernel(int steps) {
+  Var x("x"), y("y");
+  Expr yf = cast<float>(y);
+  Expr m = yf * 1e-9f + 0.99990f, c = yf * 1e-9f + 1e-4f;
+  const int chains = 8, accumulators = 4;
+  std::vector<Expr> a, s;
+  ArithKernel k;
+  for (int i = 0; i < chains; ++i) a.push_back(cast<float>(x + i) * 1e-3f);
+  for (int i = 0; i < accumulators; ++i) s.push_back(cast<float>(x - i) * 1e-3f);
+  for (int st = 0; st < steps; ++st) {
+    for (int i = 0; i < chains; ++i) a[i] = a[i] * m + c;
+    for (int i = 0; i < accumulators; ++i) s[i] = s[i] + (a[2 * i] + a[2 * i + 1]);
+  }
+  k.ops_per_point = steps * (chains * 2 + accumulators * 2);
+  Expr sum = s[0];
+  for (int i = 1; i < accumulators; ++i) sum = sum + s[i];
+  k.f = Func("calib_float");
+  k.f(x, y) = sum;
+  return k;
+}
+
+// Integers of type `t`: each step is an add then an xor (neither can be folded across
+// steps), one instruction each on every SIMD width.
+ArithKernel int_kernel(Type t, int steps) {
+  const int chains = 8;
+  Var x("x"), y("y");
+  Expr c = cast(t, y * 7 + 3), d = cast(t, y * 13 + 5);
+  std::vector<Expr> a;
+  ArithKernel k;
+  for (int i = 0; i < chains; ++i) a.push_back(cast(t, x * (i + 1)));
+  for (int st = 0; st < steps; ++st)
+    for (int i = 0; i < chains; ++i) a[i] = (a[i] + c) ^ d;
+  k.ops_per_point = chains * steps * 2;
+  Expr sum = a[0];
+  for (int i = 1; i < chains; ++i) sum = sum ^ a[i];
+  k.f = Func("calib_int" + std::to_string(t.bits()));
+  k.f(x, y) = sum;
+  return k;
+}
+
+// Operations per second per core of `k`, vectorized by `lanes` (0: not vectorized by
+// Halide), in parallel over rows on every core. Unvectorized kernels compute rows one point
+// wide: LLVM auto-vectorizes Halide's unvectorized loops over x when it can, and a
+// one-iteration loop measures truly scalar code. The row count grows until one run lasts
+// about `target_s`. Peak rates keep the fastest run: interference from other processes
+// only ever slows a kernel down.
+double arith_rate(ArithKernel k, Type t, int lanes, int cores, const Target& target, const CalibrationOptions& o) {
+  Var x = k.f.args()[0], y = k.f.args()[1];
+  if (lanes > 0) k.f.vectorize(x, lanes);
+  k.f.parallel(y, 8);
+  k.f.compile_jit(target);
+  const int width = lanes > 0 ? 1024 : 1;
+  int rows = cores * 4;
+  double elapsed = 0;
+  const double target_s = o.target_ms * 1e-3;
+  for (int iter = 0; iter < 8; ++iter) {
+    Buffer<> out(t, width, rows);
+    elapsed = seconds_of([&] { k.f.realize(out, target); });
+    if (elapsed >= target_s * 0.5) break;
+    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), 1 << 20));
+    rows = std::max(cores, rows - rows % cores);
+  }
+  Buffer<> out(t, width, rows);
+  const double s = time_best([&] { k.f.realize(out, target); }, o.repeats, cores);
+  return double(width) * rows * k.ops_per_point / s / cores;
+}
+
+// Streaming reads: each core sums its own chunk of `chunk_bytes` (rows of 64 floats),
+// `passes` times. Returns bytes read per second over the active cores.
+struct ReadKernel {
+  ImageParam in{Float(32), 2, "calib_in"};
+  Param<int> rows_per_core{"rows_per_core"}, passes{"passes"};
+  Func sum{"calib_sum"};
+  ReadKernel(const Target& target) {
+    Var x("x"), c("c"), xo("xo"), xi("xi");
+    RDom r(0, rows_per_core, 0, passes);
+    sum(x, c) = 0.0f;
+    sum(x, c) += in(x, c * rows_per_core + r.x);
+    sum.bound(x, 0, 64);
+    sum.update().split(x, xo, xi, 8).vectorize(xi).unroll(xo).reorder(xi, xo, r.x, r.y, c).parallel(c);
+    sum.compile_jit(target);
+  }
+  double bandwidth(int64_t chunk_bytes, int active_cores, int64_t target_bytes, const Target& target, int repeats) {
+    const int rows = int(std::max<int64_t>(1, chunk_bytes / 256));
+    const int64_t per_pass = int64_t(rows) * 256 * active_cores;
+    const int p = int(std::max<int64_t>(1, target_bytes / per_pass));
+    Buffer<float> data(64, rows * active_cores);
+    data.fill(1.0f);
+    in.set(data);
+    rows_per_core.set(rows);
+    passes.set(p);
+    Buffer<float> out(64, active_cores);
+    const double s = time_best([&] { sum.realize(out, target); }, repeats, active_cores);
+    return double(per_pass) * p / s;
+  }
+};
+
+double copy_bandwidth(int64_t bytes, int cores, const Target& target, int repeats) {
+  ImageParam in(Float(32), 2, "calib_copy_in");
+  Func cp("calib_copy");
+  Var x("x"), y("y");
+  cp(x, y) = in(x, y) + 1.0f;
+  cp.vectorize(x, 16).parallel(y, 16);
+  cp.compile_jit(target);
+  const int width = 4096;
+  const int rows = int(std::max<int64_t>(1, bytes / (width * 4)));
+  Buffer<float> data(width, rows), out(width, rows);
+  data.fill(1.0f);
+  out.fill(0.0f);
+  in.set(data);
+  const double s = time_best([&] { cp.realize(out, target); }, repeats, cores);
+  return 2.0 * double(width) * rows * 4 / s;
+}
+
+// Per parallel loop and per task overheads: a tiny body in `tasks` parallel iterations vs
+// the same loop run serially, each realized many times.
+void parallel_overheads(int cores, const Target& target, int repeats, double& launch_s, double& task_s) {
+  auto build = [&](bool par) {
+    Func f(par ? "calib_par" : "calib_ser");
+    Var x("x"), t("t");
+    f(x, t) = cast<float>(x + t) * 0.5f;
+    f.vectorize(x, 8);
+    if (par) f.parallel(t);
+    f.compile_jit(target);
+    return f;
+  };
+  Func par = build(true), ser = build(false);
+  const int reps = 400;
+  auto per_call = [&](Func& f, int tasks) {
+    Buffer<float> out(16, tasks);
+    return time_median([&] {
+             for (int i = 0; i < reps; ++i) f.realize(out, target);
+           }, repeats) / reps;
+  };
+  const int n1 = cores, n2 = 256 * cores;
+  const double p1 = per_call(par, n1), s1 = per_call(ser, n1);
+  const double p2 = per_call(par, n2), s2 = per_call(ser, n2);
+  launch_s = std::max(0.0, p1 - s1);
+  // Extra time of the many-task loop beyond the few-task one, minus the useful work
+  // (which the cores share), spread over the tasks each core runs.
+  const double extra = (p2 - p1) - (s2 - s1) / cores;
+  task_s = std::max(0.0, extra * cores / double(n2 - n1));
+}
+
+// Per heap allocation: a producer stored per row of its consumer (one allocation per row)
+// vs stored once at the root, same computation.
+double allocation_overhead(const Target& target, int repeats) {
+  auto build = [&](bool per_row) {
+    Func f("calib_alloc_f"), g("calib_alloc_g");
+    Var x("x"), y("y");
+    f(x, y) = cast<float>(x + y);
+    g(x, y) = f(x, y) + f(x + 1, y);
+    f.compute_at(g, y);
+    if (!per_row) f.store_root();
+    g.compile_jit(target);
+    return g;
+  };
+  const int width = 4096, rows = 4096;  // 16 KiB per allocation: the heap, not the stack
+  Func a = build(true), b = build(false);
+  Buffer<float> out(width, rows);
+  const double ta = time_median([&] { a.realize(out, target); }, repeats);
+  const double tb = time_median([&] { b.realize(out, target); }, repeats);
+  return std::max(0.0, (ta - tb) / rows);
+}
+
+}  // namespace
+
+MachineDescription calibrate(const CalibrationOptions& o) {
+  const auto t_start = Clock::now();
+  MachineDescription m;
+  const Target target = get_jit_target_from_environment();
+  m.halide_target = target.to_string();
+  m.cpu = cpu_model();
+  m.cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (const char* env = std::getenv("HL_NUM_THREADS"); env && std::atoi(env) > 0) m.cores = std::atoi(env);
+  m.lanes_f32 = target.natural_vector_size(Float(32));
+  m.lanes_i32 = target.natural_vector_size(Int(32));
+  m.lanes_u16 = target.natural_vector_size(UInt(16));
+  m.lanes_u8 = target.natural_vector_size(UInt(8));
+  m.vector_bytes = m.lanes_u8;
+  m.l1d_bytes = read_cache_size(1, "Data");
+  m.l2_bytes = read_cache_size(2, "Unified");
+  m.l3_bytes = read_cache_size(3, "Unified");
+  if (m.l1d_bytes <= 0 || m.l2_bytes <= 0)
+    throw std::runtime_error("cannot read the cache sizes from /sys/devices/system/cpu/cpu0/cache");
+  if (m.l3_bytes <= 0) m.l3_bytes = m.l2_bytes * m.cores;  // no L3: the model treats L2 as last level
+
+  auto log = [&](const std::string& s) {
+    if (o.verbose) std::cerr << "  " << s << std::endl;
+  };
+  const int steps = 24;
+  for (bool vec : {false, true}) {
+    Throughput& tp = vec ? m.vector : m.scalar;
+    auto lanes = [&](Type t) { return vec ? target.natural_vector_size(t) : 0; };
+    tp.float32 = arith_rate(float_kernel(steps), Float(32), lanes(Float(32)), m.cores, target, o);
+    tp.int32 = arith_rate(int_kernel(Int(32), steps), Int(32), lanes(Int(32)), m.cores, target, o);
+    tp.int16 = arith_rate(int_kernel(UInt(16), steps), UInt(16), lanes(UInt(16)), m.cores, target, o);
+    tp.int8 = arith_rate(int_kernel(UInt(8), steps), UInt(8), lanes(UInt(8)), m.cores, target, o);
+    log(std::string(vec ? "vector" : "scalar") + " Gops/s/core: f32 " + std::to_string(tp.float32 * 1e-9) +
+        " i32 " + std::to_string(tp.int32 * 1e-9) + " i16 " + std::to_string(tp.int16 * 1e-9) + " i8 " +
+        std::to_string(tp.int8 * 1e-9));
+  }
+
+  ReadKernel rk(target);
+  struct Level {
+    const char* name;
+    int64_t chunk;  // per core
+  };
+  const std::vector<Level> levels = {
+      {"L1", m.l1d_bytes / 2},
+      {"L2", m.l2_bytes / 2},
+      {"L3", std::max<int64_t>(m.l2_bytes * 2, m.l3_bytes / 2 / m.cores)},
+      {"DRAM", std::max<int64_t>(int64_t(64) << 20, m.l3_bytes * 4 / m.cores)},
+  };
+  for (const Level& l : levels) {
+    Bandwidth b;
+    b.level = l.name;
+    b.bytes = l.chunk * m.cores;
+    const int64_t target_bytes = std::max<int64_t>(b.bytes * 2, int64_t(200) << 20);
+    b.all_cores = rk.bandwidth(l.chunk, m.cores, target_bytes, target, o.repeats);
+    b.one_core = rk.bandwidth(l.chunk, 1, target_bytes / m.cores, target, o.repeats);
+    log(std::string(l.name) + " read GB/s: all cores " + std::to_string(b.all_cores * 1e-9) + ", one core " +
+        std::to_string(b.one_core * 1e-9) + " (working set " + std::to_string(b.bytes >> 10) + " KiB)");
+    m.bandwidth.push_back(b);
+  }
+  m.copy_bandwidth_dram = copy_bandwidth(m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2));
+  log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
+
+  parallel_overheads(m.cores, target, o.repeats, m.parallel_launch_s, m.parallel_task_s);
+  log("parallel loop launch us: " + std::to_string(m.parallel_launch_s * 1e6) +
+      ", per task us: " + std::to_string(m.parallel_task_s * 1e6));
+  m.allocation_s = allocation_overhead(target, o.repeats);
+  log("allocation us: " + std::to_string(m.allocation_s * 1e6));
+
+  m.measured_at = now_iso();
+  m.calibration_seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
+  return m;
+}
+
+}  // namespace candor::models::halide

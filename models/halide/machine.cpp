@@ -1,0 +1,217 @@
+#include "machine.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace candor::models::halide {
+
+namespace {
+
+int type_bits(const std::string& type, bool& is_float) {
+  is_float = type.rfind("float", 0) == 0;
+  if (type == "bool") return 8;
+  size_t i = 0;
+  while (i < type.size() && !std::isdigit((unsigned char)type[i])) ++i;
+  size_t j = i;
+  while (j < type.size() && std::isdigit((unsigned char)type[j])) ++j;
+  if (i == j) return 32;
+  return std::atoi(type.substr(i, j - i).c_str());
+}
+
+}  // namespace
+
+double Throughput::for_type(const std::string& type) const {
+  bool is_float = false;
+  const int bits = type_bits(type, is_float);
+  if (is_float) return float32;
+  if (bits <= 8) return int8;
+  if (bits <= 16) return int16;
+  return int32;  // 64-bit integers: optimistic
+}
+
+double Throughput::max() const { return std::max({float32, int32, int16, int8}); }
+
+double Bandwidth::with_cores(double cores, int total_cores) const {
+  if (total_cores <= 1 || cores >= total_cores) return all_cores;
+  if (cores <= 1) return one_core;
+  const double t = (cores - 1) / double(total_cores - 1);
+  return one_core + t * (all_cores - one_core);
+}
+
+int MachineDescription::lanes_for_bits(int bits) const {
+  if (bits <= 8) return lanes_u8;
+  if (bits <= 16) return lanes_u16;
+  if (bits <= 32) return lanes_f32;
+  return std::max(1, lanes_f32 / 2);
+}
+
+int64_t MachineDescription::capacity(const std::string& level) const {
+  if (level == "L1") return l1d_bytes * cores;
+  if (level == "L2") return l2_bytes * cores;
+  if (level == "L3") return l3_bytes;
+  return INT64_MAX;
+}
+
+const Bandwidth& MachineDescription::level_for(double bytes) const {
+  if (bandwidth.empty()) throw std::runtime_error("machine description has no bandwidth measurements");
+  for (const Bandwidth& b : bandwidth)
+    if (bytes <= double(capacity(b.level))) return b;
+  return bandwidth.back();
+}
+
+double MachineDescription::best_bandwidth_for(double bytes) const {
+  // The smallest level that holds the data; any faster level measured for a smaller
+  // working set cannot hold it, so it is not used. Take the maximum over the levels that
+  // can hold it anyway (measurements are noisy, a larger level may have measured faster).
+  double best = 0;
+  for (const Bandwidth& b : bandwidth)
+    if (bytes <= double(capacity(b.level))) best = std::max({best, b.all_cores, b.one_core});
+  if (best == 0 && !bandwidth.empty()) best = std::max(bandwidth.back().all_cores, bandwidth.back().one_core);
+  return best;
+}
+
+void to_json(nlohmann::json& j, const Throughput& t) {
+  j = nlohmann::json{{"float32", t.float32}, {"int32", t.int32}, {"int16", t.int16}, {"int8", t.int8}};
+}
+
+void from_json(const nlohmann::json& j, Throughput& t) {
+  j.at("float32").get_to(t.float32);
+  j.at("int32").get_to(t.int32);
+  j.at("int16").get_to(t.int16);
+  j.at("int8").get_to(t.int8);
+}
+
+void to_json(nlohmann::json& j, const Bandwidth& b) {
+  j = nlohmann::json{{"level", b.level}, {"bytes", b.bytes}, {"all_cores", b.all_cores}, {"one_core", b.one_core}};
+}
+
+void from_json(const nlohmann::json& j, Bandwidth& b) {
+  j.at("level").get_to(b.level);
+  j.at("bytes").get_to(b.bytes);
+  j.at("all_cores").get_to(b.all_cores);
+  j.at("one_core").get_to(b.one_core);
+}
+
+void to_json(nlohmann::json& j, const MachineDescription& m) {
+  j = nlohmann::json{{"cpu", m.cpu},
+                     {"halide_target", m.halide_target},
+                     {"cores", m.cores},
+                     {"vector_bytes", m.vector_bytes},
+                     {"lanes", {{"float32", m.lanes_f32}, {"int32", m.lanes_i32},
+                                {"uint16", m.lanes_u16}, {"uint8", m.lanes_u8}}},
+                     {"cache_bytes", {{"L1d_per_core", m.l1d_bytes}, {"L2_per_core", m.l2_bytes},
+                                      {"L3_total", m.l3_bytes}}},
+                     {"scalar_ops_per_s_per_core", m.scalar},
+                     {"vector_ops_per_s_per_core", m.vector},
+                     {"read_bandwidth_bytes_per_s", m.bandwidth},
+                     {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
+                     {"parallel_launch_s", m.parallel_launch_s},
+                     {"parallel_task_s", m.parallel_task_s},
+                     {"allocation_s", m.allocation_s},
+                     {"measured_at", m.measured_at},
+                     {"calibration_seconds", m.calibration_seconds}};
+}
+
+void from_json(const nlohmann::json& j, MachineDescription& m) {
+  j.at("cpu").get_to(m.cpu);
+  j.at("halide_target").get_to(m.halide_target);
+  j.at("cores").get_to(m.cores);
+  j.at("vector_bytes").get_to(m.vector_bytes);
+  const auto& l = j.at("lanes");
+  l.at("float32").get_to(m.lanes_f32);
+  l.at("int32").get_to(m.lanes_i32);
+  l.at("uint16").get_to(m.lanes_u16);
+  l.at("uint8").get_to(m.lanes_u8);
+  const auto& c = j.at("cache_bytes");
+  c.at("L1d_per_core").get_to(m.l1d_bytes);
+  c.at("L2_per_core").get_to(m.l2_bytes);
+  c.at("L3_total").get_to(m.l3_bytes);
+  j.at("scalar_ops_per_s_per_core").get_to(m.scalar);
+  j.at("vector_ops_per_s_per_core").get_to(m.vector);
+  j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
+  j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
+  j.at("parallel_launch_s").get_to(m.parallel_launch_s);
+  j.at("parallel_task_s").get_to(m.parallel_task_s);
+  j.at("allocation_s").get_to(m.allocation_s);
+  j.at("measured_at").get_to(m.measured_at);
+  m.calibration_seconds = j.value("calibration_seconds", 0.0);
+}
+
+MachineDescription load_machine(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read machine description '" + path + "'");
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    return j.get<MachineDescription>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error("malformed machine description '" + path + "': " + e.what());
+  }
+}
+
+void save_machine(const MachineDescription& m, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error("cannot write machine description '" + path + "'");
+    out << nlohmann::json(m).dump(2) << "\n";
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::vector<std::string> check_machine(const MachineDescription& m) {
+  std::vector<std::string> p;
+  auto positive = [&](double v, const std::string& what) {
+    if (!(v > 0) || !std::isfinite(v)) p.push_back(what + " is not a positive number");
+  };
+  if (m.cores < 1) p.push_back("cores < 1");
+  positive(m.vector_bytes, "vector_bytes");
+  positive(m.l1d_bytes, "L1d size");
+  positive(m.l2_bytes, "L2 size");
+  positive(m.l3_bytes, "L3 size");
+  for (const auto& [t, name] : {std::pair{&m.scalar, "scalar"}, std::pair{&m.vector, "vector"}}) {
+    positive(t->float32, std::string(name) + " float32 throughput");
+    positive(t->int32, std::string(name) + " int32 throughput");
+    positive(t->int16, std::string(name) + " int16 throughput");
+    positive(t->int8, std::string(name) + " int8 throughput");
+  }
+  if (m.bandwidth.size() != 4) p.push_back("expected 4 bandwidth levels (L1, L2, L3, DRAM)");
+  for (const Bandwidth& b : m.bandwidth) {
+    positive(b.all_cores, b.level + " bandwidth (all cores)");
+    positive(b.one_core, b.level + " bandwidth (one core)");
+  }
+  if (m.parallel_launch_s < 0 || m.parallel_task_s < 0 || m.allocation_s < 0)
+    p.push_back("negative overhead");
+  return p;
+}
+
+std::string default_machine_path() {
+  if (const char* env = std::getenv("CANDOR_MACHINE"); env && *env) return env;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.has_parent_path()) return (exe.parent_path().parent_path() / "machine.json").string();
+  return "machine.json";
+}
+
+MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options) {
+  if (std::filesystem::exists(path)) {
+    try {
+      MachineDescription m = load_machine(path);
+      if (check_machine(m).empty()) return m;
+    } catch (const std::exception&) {
+      // fall through: recalibrate and overwrite
+    }
+  }
+  MachineDescription m = calibrate(options);
+  save_machine(m, path);
+  return m;
+}
+
+}  // namespace candor::models::halide

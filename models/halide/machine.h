@@ -1,0 +1,99 @@
+// The machine description the Halide models reason with: cores, SIMD width, caches,
+// arithmetic throughput and memory bandwidth. Every number is measured on the machine by
+// the calibration micro-benchmark (tools/calibrate, `candor_calibrate`) with Halide JIT
+// kernels, or read from the operating system (/sys); nothing is invented. Stored as JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace candor::models::halide {
+
+// Arithmetic throughput of one core, in operations per second, where one operation is one
+// Halide IR arithmetic node (Add, Mul, Min, Select, bitwise ops...) evaluated for one
+// point (one SIMD lane). A fused multiply-add counts as two (a Mul and an Add).
+struct Throughput {
+  double float32 = 0;  // float32 (and float64, optimistically) values
+  double int32 = 0;    // 32-bit integers
+  double int16 = 0;    // 16-bit integers
+  double int8 = 0;     // 8-bit integers and bools
+  // The rate for a Halide element type name as in OpCounts::by_type ("float32", "uint8").
+  double for_type(const std::string& type) const;
+  double max() const;
+};
+
+// Read bandwidth of all cores together streaming a working set of `bytes` (and of one core
+// alone), in bytes per second. One entry per memory level.
+struct Bandwidth {
+  std::string level;  // "L1", "L2", "L3", "DRAM"
+  int64_t bytes = 0;  // the working set measured (all cores together)
+  double all_cores = 0;
+  double one_core = 0;
+  // Bandwidth with `cores` cores active, interpolating linearly between the measurements.
+  double with_cores(double cores, int total_cores) const;
+};
+
+struct MachineDescription {
+  std::string cpu;            // model name (from /proc/cpuinfo)
+  std::string halide_target;  // the JIT target the kernels were compiled for
+  int cores = 1;              // cores the Halide runtime uses
+  int vector_bytes = 16;      // natural SIMD register width in bytes
+  int lanes_f32 = 4, lanes_i32 = 4, lanes_u16 = 8, lanes_u8 = 16;
+  int64_t l1d_bytes = 0;  // per core
+  int64_t l2_bytes = 0;   // per core
+  int64_t l3_bytes = 0;   // in total (shared)
+  Throughput scalar;      // per core, unvectorized code
+  Throughput vector;      // per core, natural-width SIMD code
+  std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
+  double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
+  double parallel_launch_s = 0;      // per parallel loop launched (fixed part)
+  double parallel_task_s = 0;        // per task (iteration of a parallel loop)
+  double allocation_s = 0;           // per heap allocation of an intermediate buffer
+  std::string measured_at;           // ISO date-time of the calibration
+  double calibration_seconds = 0;
+
+  // Lanes of one natural vector of elements of `bits` bits.
+  int lanes_for_bits(int bits) const;
+  // The bandwidth of the smallest level whose capacity holds `bytes` (all cores).
+  const Bandwidth& level_for(double bytes) const;
+  // Capacity of a level for the whole machine (private caches times cores).
+  int64_t capacity(const std::string& level) const;
+  // Fastest bandwidth at which `bytes` could be streamed (all cores).
+  double best_bandwidth_for(double bytes) const;
+};
+
+void to_json(nlohmann::json& j, const Throughput& t);
+void from_json(const nlohmann::json& j, Throughput& t);
+void to_json(nlohmann::json& j, const Bandwidth& b);
+void from_json(const nlohmann::json& j, Bandwidth& b);
+void to_json(nlohmann::json& j, const MachineDescription& m);
+void from_json(const nlohmann::json& j, MachineDescription& m);
+
+// Throws std::runtime_error on a missing or malformed file.
+MachineDescription load_machine(const std::string& path);
+void save_machine(const MachineDescription& m, const std::string& path);
+
+// Checks that every measured number is present and plausible; returns the problems found
+// (empty when the description is usable).
+std::vector<std::string> check_machine(const MachineDescription& m);
+
+struct CalibrationOptions {
+  int repeats = 5;         // timed runs per kernel; the median is kept
+  double target_ms = 30;   // rough duration of one timed run
+  bool verbose = false;    // print each measurement to stderr as it is taken
+};
+
+// Measures the machine with Halide JIT kernels (calibration.cpp). Takes a few seconds.
+MachineDescription calibrate(const CalibrationOptions& options = {});
+
+// Loads `path` if it holds a usable description, else calibrates and saves it there.
+MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options = {});
+
+// The default location of the description: $CANDOR_MACHINE if set, else "machine.json"
+// next to the running executable's directory (build/bin/.. = build/).
+std::string default_machine_path();
+
+}  // namespace candor::models::halide

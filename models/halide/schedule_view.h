@@ -1,0 +1,67 @@
+// What a (partial) candidate of the Halide CPU space says about a schedule, in the terms the
+// cost model and the lower bound reason with. Undecided choices keep every value still
+// allowed, so models can be optimistic about them (see halide_cpu.space for the choices).
+//
+// Built by HalideCpuSpace::view(candidate); the models never read candidate words directly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace candor::models::halide {
+
+// Where a Func is computed: inlined into its consumers, at the root, or inside its single
+// consumer's loop nest, once per tile of the consumer's outer band (Tile) or once per tile
+// of its middle band (Subtile).
+enum class Where { Inline = 0, Root = 1, Tile = 2, Subtile = 3 };
+
+// A set of allowed values of one choice: bit i set when value i is still allowed.
+struct Allowed {
+  uint32_t bits = 0;
+  bool allows(int v) const { return (bits >> v) & 1u; }
+  bool fixed() const { return bits && !(bits & (bits - 1)); }
+  int value() const { return __builtin_ctz(bits); }  // the smallest allowed value
+};
+
+// Integer choices: the allowed values, ascending.
+struct AllowedInts {
+  std::vector<int64_t> values;
+  bool fixed() const { return values.size() == 1; }
+  int64_t min() const { return values.front(); }
+  int64_t max() const { return values.back(); }
+};
+
+struct LoopView {
+  std::string var;      // the loop's canonical name (kernel description)
+  int64_t extent = 1;   // over the stage's whole region
+  bool pure = true;
+  // Each loop is split twice: outer band (extent / tile), middle band (tile / subtile) and
+  // inner band (subtile). A value equal to 1 means "not split at that level".
+  AllowedInts tile;
+  AllowedInts subtile;
+};
+
+struct StageView {
+  std::string func;
+  int stage = 0;
+  std::vector<LoopView> loops;  // innermost first (the kernel description's order)
+  Allowed parallel;    // Bool: the outermost loop of the outer band runs in parallel
+  Allowed vectorize;   // Bool: the innermost pure loop's inner band is vectorized
+  Allowed unroll;      // Bool: the inner band's second loop is unrolled
+  int vector_width = 1;
+};
+
+struct FuncView {
+  std::string name;
+  Allowed where;    // bits over Where (the space's `location` choice)
+  Allowed sliding;  // Bool: storage one level coarser than compute (sliding window)
+  std::string consumer;  // the single consumer it may be computed inside ("" if none)
+  std::vector<StageView> stages;
+};
+
+struct ScheduleView {
+  std::vector<FuncView> funcs;  // the kernel description's order (producers first)
+};
+
+}  // namespace candor::models::halide

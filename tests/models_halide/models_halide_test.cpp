@@ -1,0 +1,236 @@
+// Tests of the Halide CPU models: machine description, lower bound (admissibility against
+// benchmarks, monotonicity under refinement), analytic model (ranking).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+
+#include "analytic_model.h"
+#include "apps.h"
+#include "compile.h"
+#include "lower_bound.h"
+#include "machine.h"
+#include "views.h"
+
+namespace mh = candor::models::halide;
+namespace hb = candor::halide_bridge;
+using mh::testing::RootVariant;
+
+namespace {
+
+const mh::MachineDescription& machine() {
+  static const mh::MachineDescription m = [] {
+    const char* env = std::getenv("CANDOR_MACHINE");
+    const std::string path = env && *env ? env : CANDOR_TEST_MACHINE_JSON;
+    return mh::load_or_calibrate(path);
+  }();
+  return m;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+  auto ranks = [](const std::vector<double>& v) {
+    std::vector<size_t> idx(v.size());
+    for (size_t i = 0; i < v.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return v[x] < v[y]; });
+    std::vector<double> r(v.size());
+    for (size_t i = 0; i < idx.size();) {
+      size_t j = i;
+      while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
+      for (size_t k = i; k <= j; ++k) r[idx[k]] = 0.5 * double(i + j);
+      i = j + 1;
+    }
+    return r;
+  };
+  const auto ra = ranks(a), rb = ranks(b);
+  const double n = double(a.size());
+  double ma = 0, mb = 0;
+  for (size_t i = 0; i < a.size(); ++i) ma += ra[i] / n, mb += rb[i] / n;
+  double sab = 0, saa = 0, sbb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    sab += (ra[i] - ma) * (rb[i] - mb);
+    saa += (ra[i] - ma) * (ra[i] - ma);
+    sbb += (rb[i] - mb) * (rb[i] - mb);
+  }
+  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0;
+}
+
+TEST(Machine, JsonRoundTrip) {
+  mh::MachineDescription m;
+  m.cpu = "test cpu";
+  m.halide_target = "x86-64-linux-avx2";
+  m.cores = 3;
+  m.vector_bytes = 32;
+  m.lanes_f32 = 8;
+  m.lanes_i32 = 8;
+  m.lanes_u16 = 16;
+  m.lanes_u8 = 32;
+  m.l1d_bytes = 32 << 10;
+  m.l2_bytes = 512 << 10;
+  m.l3_bytes = 32 << 20;
+  m.scalar = {1e9, 2e9, 3e9, 4e9};
+  m.vector = {1e10, 2e10, 3e10, 4e10};
+  m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
+                 {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
+  m.copy_bandwidth_dram = 2.5e10;
+  m.parallel_launch_s = 1e-6;
+  m.parallel_task_s = 1e-7;
+  m.allocation_s = 2e-7;
+  m.measured_at = "2024-01-01T00:00:00";
+  EXPECT_TRUE(mh::check_machine(m).empty());
+  const std::string path = (std::filesystem::temp_directory_path() / "candor_machine_roundtrip.json").string();
+  mh::save_machine(m, path);
+  const mh::MachineDescription r = mh::load_machine(path);
+  EXPECT_EQ(nlohmann::json(m), nlohmann::json(r));
+  EXPECT_EQ(r.cores, 3);
+  EXPECT_EQ(r.bandwidth.size(), 4u);
+  EXPECT_DOUBLE_EQ(r.vector.int8, 4e10);
+  std::filesystem::remove(path);
+  EXPECT_THROW(mh::load_machine(path), std::runtime_error);
+}
+
+TEST(Machine, CalibrationIsSane) {
+  mh::CalibrationOptions o;
+  o.repeats = 3;
+  o.target_ms = 10;
+  const mh::MachineDescription m = mh::calibrate(o);
+  for (const std::string& p : mh::check_machine(m)) ADD_FAILURE() << p;
+  EXPECT_GE(m.cores, 1);
+  EXPECT_GT(m.vector.float32, m.scalar.float32);
+  EXPECT_GT(m.vector.int8, m.scalar.int8);
+  ASSERT_EQ(m.bandwidth.size(), 4u);
+  EXPECT_EQ(m.bandwidth.front().level, "L1");
+  EXPECT_EQ(m.bandwidth.back().level, "DRAM");
+  EXPECT_GT(std::max(m.bandwidth.front().all_cores, m.bandwidth.front().one_core),
+            std::max(m.bandwidth.back().all_cores, m.bandwidth.back().one_core));
+  EXPECT_GT(m.l2_bytes, m.l1d_bytes);
+  EXPECT_LT(m.calibration_seconds, 60);
+}
+
+// --- the bound and the model on the example apps ------------------------------------------
+
+struct AppCase {
+  std::string app;
+};
+
+class AppModels : public ::testing::TestWithParam<std::string> {};
+
+// The bound of every benchmarked root/inline variant (and of the fully open view, against
+// the expert schedule) stays below the measured runtime; the model ranks the variants.
+TEST_P(AppModels, BoundIsAdmissibleAndModelRanks) {
+  const hb::App* app = candor::apps::find_app(GetParam());
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  const hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  const hb::Outputs ref = hb::reference_outputs(*app, target);
+  const mh::MachineDescription& m = machine();
+  const mh::AnalyticModel model(m);
+
+  hb::RunOptions run;
+  run.warmup_runs = 1;
+  run.timed_runs = 3;
+  std::vector<RootVariant> variants;
+  for (bool inl : {false, true})
+    for (bool par : {false, true})
+      for (bool vec : {false, true})
+        if (!inl || par == vec) variants.push_back({inl, par, vec});
+
+  std::vector<double> measured, predicted;
+  double worst_ratio = 0;
+  std::map<std::string, double> by_name;
+  for (const RootVariant& r : variants) {
+    const mh::ScheduleView view = mh::testing::root_view(kd, r);
+    const hb::Schedule sched = mh::testing::root_variant_schedule(kd, r);
+    const hb::EvalResult res = hb::evaluate_schedule(*app, sched, kd, ref, target, run);
+    ASSERT_TRUE(res.ok) << to_string(r) << ": " << res.failed_step << ": " << res.error;
+    const double seconds = res.median_ms * 1e-3;
+    const double bound = mh::lower_bound_seconds(kd, view, m);
+    const double pred = model.predict(kd, view);
+    EXPECT_GT(bound, 0);
+    EXPECT_LE(bound, seconds * 1.05) << to_string(r) << ": bound " << bound * 1e3 << " ms, measured "
+                                     << seconds * 1e3 << " ms";
+    worst_ratio = std::max(worst_ratio, bound / seconds);
+    measured.push_back(seconds);
+    predicted.push_back(pred);
+    by_name[to_string(r)] = pred;
+    std::printf("[ %-14s ] %-22s measured %9.3f ms  bound %9.3f ms (%.2f)  model %9.3f ms\n", GetParam().c_str(),
+                to_string(r).c_str(), seconds * 1e3, bound * 1e3, bound / seconds, pred * 1e3);
+  }
+  // The expert schedule against the bound of the fully open candidate.
+  {
+    hb::AppInstance inst = app->build();
+    inst.apply_expert_schedule(target);
+    const hb::EvalResult res = hb::evaluate_instance(inst, ref, target, run);
+    ASSERT_TRUE(res.ok) << "expert: " << res.error;
+    const double bound = mh::lower_bound_seconds(kd, mh::testing::open_view(kd), m);
+    EXPECT_LE(bound, res.median_ms * 1e-3 * 1.05) << "expert " << res.median_ms << " ms";
+    worst_ratio = std::max(worst_ratio, bound / (res.median_ms * 1e-3));
+    std::printf("[ %-14s ] %-22s measured %9.3f ms  bound %9.3f ms (%.2f) (open candidate)\n", GetParam().c_str(),
+                "expert", res.median_ms, bound * 1e3, bound / (res.median_ms * 1e-3));
+  }
+  const double rho = spearman(measured, predicted);
+  std::printf("[ %-14s ] Spearman(model, measured) = %.3f over %zu schedules; worst bound/measured %.3f\n",
+              GetParam().c_str(), rho, measured.size(), worst_ratio);
+  // Parallel + vectorized at the root beats serial scalar, in the model as in reality.
+  EXPECT_LT(by_name["root+parallel+vector"], by_name["root+serial+scalar"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, AppModels,
+                         ::testing::Values("box_blur", "unsharp_mask", "harris", "conv_relu", "matmul",
+                                           "stencil_chain"),
+                         [](const auto& info) { return info.param; });
+
+// --- monotonicity on random refinements (no benchmarking) ---------------------------------
+
+TEST(LowerBound, MonotoneUnderRefinement) {
+  const Halide::Target target = hb::host_target();
+  const mh::MachineDescription& m = machine();
+  const mh::AnalyticModel model(m);
+  int checked = 0;
+  for (const hb::App& app : candor::apps::all_apps()) {
+    hb::KernelDescription kd;
+    try {
+      kd = hb::describe_app(app.build(), target);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << app.name << ": " << e.what();
+      continue;
+    }
+    std::mt19937_64 rng(1234);
+    for (int trial = 0; trial < 20; ++trial) {
+      mh::ScheduleView v = mh::testing::open_view(kd);
+      double prev = mh::lower_bound_seconds(kd, v, m);
+      ASSERT_GT(prev, 0) << app.name;
+      while (mh::testing::fix_random_choice(v, rng)) {
+        const double b = mh::lower_bound_seconds(kd, v, m);
+        ASSERT_GE(b, prev * (1 - 1e-12)) << app.name << " trial " << trial;
+        prev = b;
+        const double p = model.predict(kd, v);
+        ASSERT_TRUE(std::isfinite(p) && p > 0) << app.name;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+// Fixing parallel = NO on every root stage can only raise the bound (one core).
+TEST(LowerBound, SerialRaisesTheBound) {
+  const Halide::Target target = hb::host_target();
+  const mh::MachineDescription& m = machine();
+  if (m.cores < 2) GTEST_SKIP() << "one core";
+  const hb::App* app = candor::apps::find_app("harris");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  const double par = mh::lower_bound_seconds(kd, mh::testing::root_view(kd, {false, true, true}), m);
+  const double ser = mh::lower_bound_seconds(kd, mh::testing::root_view(kd, {false, false, true}), m);
+  const auto terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, false, true}), m);
+  EXPECT_GE(ser, par);
+  if (terms.compute_s > terms.memory_s) {
+    EXPECT_GT(ser, par * 1.5);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,62 @@
+// candor_calibrate: measures this machine with Halide JIT kernels and writes the machine
+// description the Halide models use (build/machine.json by default).
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "machine.h"
+
+namespace mh = candor::models::halide;
+
+int main(int argc, char** argv) {
+  CLI::App app{"Measure the machine (cores, SIMD, caches, arithmetic peaks, bandwidths, overheads) "
+               "with Halide JIT kernels and write the machine description as JSON."};
+  std::string out = mh::default_machine_path();
+  int repeats = 5;
+  double target_ms = 30;
+  bool quiet = false;
+  app.add_option("--out,-o", out, "Where to write the description")->capture_default_str();
+  app.add_option("--repeats", repeats, "Timed runs per kernel (median kept)")->capture_default_str()
+      ->check(CLI::Range(1, 101));
+  app.add_option("--target-ms", target_ms, "Rough duration of one timed arithmetic run")
+      ->capture_default_str()->check(CLI::Range(1.0, 1000.0));
+  app.add_flag("--quiet,-q", quiet, "Print only the output path");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    mh::CalibrationOptions o;
+    o.repeats = repeats;
+    o.target_ms = target_ms;
+    o.verbose = !quiet;
+    if (!quiet) std::cerr << "calibrating (Halide JIT kernels, median of " << repeats << " runs)..." << std::endl;
+    const mh::MachineDescription m = mh::calibrate(o);
+    const auto problems = mh::check_machine(m);
+    for (const std::string& p : problems) std::cerr << "warning: " << p << "\n";
+    mh::save_machine(m, out);
+    if (!quiet) {
+      std::printf("cpu: %s, %d cores, %d-byte vectors (f32 x%d, u8 x%d)\n", m.cpu.c_str(), m.cores,
+                  m.vector_bytes, m.lanes_f32, m.lanes_u8);
+      std::printf("caches: L1d %lld KiB/core, L2 %lld KiB/core, L3 %lld KiB\n", (long long)(m.l1d_bytes >> 10),
+                  (long long)(m.l2_bytes >> 10), (long long)(m.l3_bytes >> 10));
+      std::printf("scalar Gops/s/core: f32 %.2f, i32 %.2f, i16 %.2f, i8 %.2f\n", m.scalar.float32 * 1e-9,
+                  m.scalar.int32 * 1e-9, m.scalar.int16 * 1e-9, m.scalar.int8 * 1e-9);
+      std::printf("vector Gops/s/core: f32 %.2f, i32 %.2f, i16 %.2f, i8 %.2f\n", m.vector.float32 * 1e-9,
+                  m.vector.int32 * 1e-9, m.vector.int16 * 1e-9, m.vector.int8 * 1e-9);
+      for (const mh::Bandwidth& b : m.bandwidth)
+        std::printf("read %-4s (%8lld KiB): %7.2f GB/s all cores, %7.2f GB/s one core\n", b.level.c_str(),
+                    (long long)(b.bytes >> 10), b.all_cores * 1e-9, b.one_core * 1e-9);
+      std::printf("DRAM copy (read + write): %.2f GB/s\n", m.copy_bandwidth_dram * 1e-9);
+      std::printf("parallel loop launch %.2f us, per task %.3f us; allocation %.3f us\n",
+                  m.parallel_launch_s * 1e6, m.parallel_task_s * 1e6, m.allocation_s * 1e6);
+      std::printf("calibration took %.1f s\n", m.calibration_seconds);
+    }
+    std::printf("%s\n", out.c_str());
+    return problems.empty() ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "candor_calibrate: " << e.what() << "\n";
+    return 1;
+  }
+}
