@@ -324,7 +324,11 @@ class Evaluator {
     for (const hb::Edge* e : kd_.edges_from(kd_.funcs[i].name)) {
       const int c = find(e->consumer);
       if (c < 0 || !state_[c].resolved) continue;
-      const double evals = evaluations(c, e->consumer_stage) * e->calls;
+      const hb::StageInfo* cst = nullptr;
+      for (const hb::StageInfo& x : kd_.funcs[c].stages)
+        if (x.index == e->consumer_stage) cst = &x;
+      const double per = cst ? inline_evals(*e, std::vector<double>(cst->loops.size(), 1.0)) : e->calls;
+      const double evals = evaluations(c, e->consumer_stage) * per;
       t += evals * compute_seconds_per_point(ops, c, e->consumer_stage);
     }
     return t;
@@ -350,9 +354,19 @@ class Evaluator {
     return r;
   }
 
-  // Ops of stage (f, stage) per point, with those of inlined producers (per call).
-  void stage_ops(int f, int stage, std::map<std::string, double>& ops, double scale, int depth) const {
+  // Evaluations of an inlined producer per point of its consumer: one per call site, but
+  // call sites reading the same point are common subexpressions (Halide's CSE), so at most
+  // the number of distinct points the call sites read.
+  double inline_evals(const hb::Edge& e, const std::vector<double>& len) const {
+    return std::min(double(e.calls) * product(len), product(footprint(e, len)));
+  }
+
+  // Ops of stage (f, stage) per point, with those of inlined producers (per distinct point
+  // read). `len`: the region of f evaluated per point of the stage that is computed.
+  void stage_ops(int f, int stage, std::map<std::string, double>& ops, const std::vector<double>& len,
+                 int depth) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
+    const double scale = product(len);
     for (const hb::StageInfo& st : fi.stages)
       if (st.index == stage)
         for (const auto& [t, n] : weighted_ops(st.ops)) ops[t] += n * scale;
@@ -360,8 +374,18 @@ class Evaluator {
     for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
       if (e->producer_is_input || e->producer == fi.name) continue;
       const int p = find(e->producer);
-      if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline)
-        stage_ops(p, 0, ops, scale * e->calls, depth + 1);
+      if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline) {
+        const auto w = footprint(*e, len);
+        std::vector<double> plen;
+        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops)
+          plen.push_back(l.arg_index >= 0 && l.arg_index < int(w.size()) ? w[l.arg_index] : 1.0);
+        // Distinct points, but never more than one evaluation per call.
+        const double evals = inline_evals(*e, len);
+        const double pts = product(plen);
+        if (pts > evals && pts > 0)
+          for (double& x : plen) x *= std::pow(evals / pts, 1.0 / double(plen.size()));
+        stage_ops(p, 0, ops, plen, depth + 1);
+      }
     }
   }
 
@@ -391,11 +415,36 @@ class Evaluator {
         if (vw < lanes) rate *= double(vw) / lanes;
         // Wider than natural: several instructions per vector, same lane rate.
       } else {
-        rate = m_.scalar.for_type(type);
+        const double a = o_.autovectorized_share;
+        const double u = std::max(m_.unvectorized.for_type(type), 1.0), sc = std::max(m_.scalar.for_type(type), 1.0);
+        rate = 1.0 / (a / u + (1 - a) / sc);
       }
       t += n / std::max(rate, 1.0);
     }
     return t;
+  }
+
+  // Bytes between the producer elements read by consecutive iterations of the consumer's
+  // innermost loop (0: the same element).
+  double innermost_stride_bytes(const hb::Edge& e, int p) const {
+    double stride = 0, dim_stride = 1;
+    int elem = 4;
+    std::vector<hb::Range> shape;
+    if (e.producer_is_input) {
+      const hb::InputInfo* in = kd_.find_input(e.producer);
+      if (!in) return 0;
+      elem = in->type.bytes();
+      shape = in->required.empty() ? in->estimate : in->required;
+    } else if (p >= 0) {
+      elem = std::max(1, kd_.funcs[p].bytes_per_point);
+      shape = kd_.funcs[p].region;
+    }
+    for (size_t d = 0; d < e.footprint.size(); ++d) {
+      const hb::AccessDim& a = e.footprint[d];
+      if (a.affine && !a.coeffs.empty()) stride += std::fabs(a.coeffs[0].value()) * dim_stride;
+      if (d < shape.size()) dim_stride *= double(std::max<int64_t>(1, shape[d].extent()));
+    }
+    return stride * elem;
   }
 
   StageCost stage_cost(int f, int stage) const {
@@ -444,7 +493,7 @@ class Evaluator {
     }
 
     std::map<std::string, double> ops_map;
-    stage_ops(f, stage, ops_map, 1.0, 0);
+    stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0);
     std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
     for (const auto& [t, n] : ops) c.ops_per_point += n;
     c.compute_s = c.points_computed / c.vector_efficiency * compute_seconds_per_point(ops, f, stage) / c.cores_used;
@@ -489,6 +538,14 @@ class Evaluator {
       const Bandwidth& level = m_.level_for(total_bytes);
       const double bw = level.with_cores(cores, m_.cores);
       load_s += s.productions * bytes / std::max(bw, 1.0);
+      // Strided innermost access: a cache line per point, from where the lines the
+      // innermost loop touches fit.
+      const double stride = innermost_stride_bytes(*e, p);
+      if (stride >= o_.cache_line_bytes && !ext.empty()) {
+        const double lines = ext[0] * o_.cache_line_bytes;
+        const double lbw = m_.level_for(std::min(lines * m_.cores, total_bytes)).with_cores(cores, m_.cores);
+        load_s += c.points_computed * e->calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
+      }
     }
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);

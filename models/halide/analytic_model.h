@@ -14,7 +14,9 @@
 //  * memory: bytes of producers read per tile (footprints) from the level that holds them
 //    (a root Func streams from the level its whole buffer fits in; a Func computed inside
 //    its consumer from L1/L2), loads served by L1, and bytes written; at the bandwidth
-//    measured for that level with the cores in use;
+//    measured for that level with the cores in use; an access whose innermost-loop stride
+//    is at least a cache line loads a whole line per point, from the level that holds the
+//    lines the innermost loop touches;
 //  * overheads: parallel loop launches and tasks, allocations, innermost loop iterations
 //    (divided by the unroll factor).
 // stage time = max(compute, memory) + overheads; pipeline time = sum over stages.
@@ -35,6 +37,10 @@ struct AnalyticModelOptions {
   double index_op_weight = 0.25;  // int32 (index) operations, mostly folded into addressing
   double loop_iteration_ops = 2;  // scalar operations per innermost loop iteration
   double min_parallel_tasks_per_core = 2;  // optimistic tile choice aims at this many tasks
+  // Share of an unvectorized stage's work LLVM auto-vectorizes (at the machine's
+  // `unvectorized` rate); the rest runs at the truly scalar rate.
+  double autovectorized_share = 0.5;
+  int cache_line_bytes = 64;
 };
 
 struct StageCost {

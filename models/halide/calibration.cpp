@@ -161,12 +161,14 @@ ArithKernel int_kernel(Type t, int steps) {
 // one-iteration loop measures truly scalar code. The row count grows until one run lasts
 // about `target_s`. Peak rates keep the fastest run: interference from other processes
 // only ever slows a kernel down.
-double arith_rate(ArithKernel k, Type t, int lanes, int cores, const Target& target, const CalibrationOptions& o) {
-  Var x = k.f.args()[0], y = k.f.args()[1];
+double arith_rate(ArithKernel k, Type t, int lanes, bool scalar_rows, int cores, const Target& target,
+                  const CalibrationOptions& o) {
+  Var x = k.f.args()[0];
+  Var y = k.f.args()[1];
   if (lanes > 0) k.f.vectorize(x, lanes);
   k.f.parallel(y, 8);
   k.f.compile_jit(target);
-  const int width = lanes > 0 ? 1024 : 1;
+  const int width = scalar_rows ? 1 : 1024;
   int rows = cores * 4;
   double elapsed = 0;
   const double target_s = o.target_ms * 1e-3;
@@ -306,14 +308,15 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     if (o.verbose) std::cerr << "  " << s << std::endl;
   };
   const int steps = 24;
-  for (bool vec : {false, true}) {
-    Throughput& tp = vec ? m.vector : m.scalar;
+  for (int kind = 0; kind < 3; ++kind) {  // scalar, unvectorized, vector
+    const bool vec = kind == 2, rows1 = kind == 0;
+    Throughput& tp = kind == 0 ? m.scalar : kind == 1 ? m.unvectorized : m.vector;
     auto lanes = [&](Type t) { return vec ? target.natural_vector_size(t) : 0; };
-    tp.float32 = arith_rate(float_kernel(steps), Float(32), lanes(Float(32)), m.cores, target, o);
-    tp.int32 = arith_rate(int_kernel(Int(32), steps), Int(32), lanes(Int(32)), m.cores, target, o);
-    tp.int16 = arith_rate(int_kernel(UInt(16), steps), UInt(16), lanes(UInt(16)), m.cores, target, o);
-    tp.int8 = arith_rate(int_kernel(UInt(8), steps), UInt(8), lanes(UInt(8)), m.cores, target, o);
-    log(std::string(vec ? "vector" : "scalar") + " Gops/s/core: f32 " + std::to_string(tp.float32 * 1e-9) +
+    tp.float32 = arith_rate(float_kernel(steps), Float(32), lanes(Float(32)), rows1, m.cores, target, o);
+    tp.int32 = arith_rate(int_kernel(Int(32), steps), Int(32), lanes(Int(32)), rows1, m.cores, target, o);
+    tp.int16 = arith_rate(int_kernel(UInt(16), steps), UInt(16), lanes(UInt(16)), rows1, m.cores, target, o);
+    tp.int8 = arith_rate(int_kernel(UInt(8), steps), UInt(8), lanes(UInt(8)), rows1, m.cores, target, o);
+    log(std::string(kind == 0 ? "scalar" : kind == 1 ? "unvectorized" : "vector") + " Gops/s/core: f32 " + std::to_string(tp.float32 * 1e-9) +
         " i32 " + std::to_string(tp.int32 * 1e-9) + " i16 " + std::to_string(tp.int16 * 1e-9) + " i8 " +
         std::to_string(tp.int8 * 1e-9));
   }

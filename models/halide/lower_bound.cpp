@@ -64,7 +64,7 @@ class Bounder {
           slowest = std::max(slowest, n / rate(type, sv));
         }
         b.ops_per_point = total;
-        const double fastest = std::max(m_.vector.max(), m_.scalar.max());
+        const double fastest = std::max({m_.vector.max(), m_.unvectorized.max(), m_.scalar.max()});
         const double per_point = std::max(slowest, total / fastest);  // assumption 4
         b.seconds = b.points * per_point / b.cores;
         t.compute_s += b.seconds;
@@ -102,7 +102,7 @@ class Bounder {
   // rate of its width; float and integer SIMD instructions of one width issue on the same
   // pipes, so 32-bit floats get the faster of the two measured 32-bit rates.
   double rate(const std::string& type, const StageView*) const {
-    double r = std::max(m_.vector.for_type(type), m_.scalar.for_type(type));
+    double r = std::max({m_.vector.for_type(type), m_.unvectorized.for_type(type), m_.scalar.for_type(type)});
     if (type.rfind("float", 0) == 0) r = std::max(r, m_.vector.int32);
     return r;
   }

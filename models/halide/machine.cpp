@@ -108,6 +108,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"cache_bytes", {{"L1d_per_core", m.l1d_bytes}, {"L2_per_core", m.l2_bytes},
                                       {"L3_total", m.l3_bytes}}},
                      {"scalar_ops_per_s_per_core", m.scalar},
+                     {"unvectorized_ops_per_s_per_core", m.unvectorized},
                      {"vector_ops_per_s_per_core", m.vector},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
@@ -133,6 +134,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   c.at("L2_per_core").get_to(m.l2_bytes);
   c.at("L3_total").get_to(m.l3_bytes);
   j.at("scalar_ops_per_s_per_core").get_to(m.scalar);
+  j.at("unvectorized_ops_per_s_per_core").get_to(m.unvectorized);
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
@@ -176,7 +178,8 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
   positive(m.l1d_bytes, "L1d size");
   positive(m.l2_bytes, "L2 size");
   positive(m.l3_bytes, "L3 size");
-  for (const auto& [t, name] : {std::pair{&m.scalar, "scalar"}, std::pair{&m.vector, "vector"}}) {
+  for (const auto& [t, name] : {std::pair{&m.scalar, "scalar"}, std::pair{&m.unvectorized, "unvectorized"},
+                                std::pair{&m.vector, "vector"}}) {
     positive(t->float32, std::string(name) + " float32 throughput");
     positive(t->int32, std::string(name) + " int32 throughput");
     positive(t->int16, std::string(name) + " int16 throughput");

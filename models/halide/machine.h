@@ -45,8 +45,10 @@ struct MachineDescription {
   int64_t l1d_bytes = 0;  // per core
   int64_t l2_bytes = 0;   // per core
   int64_t l3_bytes = 0;   // in total (shared)
-  Throughput scalar;      // per core, unvectorized code
-  Throughput vector;      // per core, natural-width SIMD code
+  Throughput scalar;        // per core, truly scalar code (one point per loop iteration)
+  Throughput unvectorized;  // per core, loops Halide did not vectorize (LLVM auto-vectorizes
+                            // simple ones: close to `vector` on this kind of kernel)
+  Throughput vector;        // per core, natural-width SIMD code
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
   double parallel_launch_s = 0;      // per parallel loop launched (fixed part)

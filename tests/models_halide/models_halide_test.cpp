@@ -72,6 +72,7 @@ TEST(Machine, JsonRoundTrip) {
   m.l2_bytes = 512 << 10;
   m.l3_bytes = 32 << 20;
   m.scalar = {1e9, 2e9, 3e9, 4e9};
+  m.unvectorized = {5e9, 6e9, 7e9, 8e9};
   m.vector = {1e10, 2e10, 3e10, 4e10};
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
@@ -131,7 +132,7 @@ TEST_P(AppModels, BoundIsAdmissibleAndModelRanks) {
 
   hb::RunOptions run;
   run.warmup_runs = 1;
-  run.timed_runs = 3;
+  run.timed_runs = 5;
   std::vector<RootVariant> variants;
   for (bool inl : {false, true})
     for (bool par : {false, true})
@@ -146,7 +147,8 @@ TEST_P(AppModels, BoundIsAdmissibleAndModelRanks) {
     const hb::Schedule sched = mh::testing::root_variant_schedule(kd, r);
     const hb::EvalResult res = hb::evaluate_schedule(*app, sched, kd, ref, target, run);
     ASSERT_TRUE(res.ok) << to_string(r) << ": " << res.failed_step << ": " << res.error;
-    const double seconds = res.median_ms * 1e-3;
+    // The fastest run: the machine may be shared, and other processes only slow runs down.
+    const double seconds = *std::min_element(res.run_ms.begin(), res.run_ms.end()) * 1e-3;
     const double bound = mh::lower_bound_seconds(kd, view, m);
     const double pred = model.predict(kd, view);
     EXPECT_GT(bound, 0);
@@ -166,10 +168,11 @@ TEST_P(AppModels, BoundIsAdmissibleAndModelRanks) {
     const hb::EvalResult res = hb::evaluate_instance(inst, ref, target, run);
     ASSERT_TRUE(res.ok) << "expert: " << res.error;
     const double bound = mh::lower_bound_seconds(kd, mh::testing::open_view(kd), m);
-    EXPECT_LE(bound, res.median_ms * 1e-3 * 1.05) << "expert " << res.median_ms << " ms";
-    worst_ratio = std::max(worst_ratio, bound / (res.median_ms * 1e-3));
+    const double best = *std::min_element(res.run_ms.begin(), res.run_ms.end());
+    EXPECT_LE(bound, best * 1e-3 * 1.05) << "expert " << best << " ms";
+    worst_ratio = std::max(worst_ratio, bound / (best * 1e-3));
     std::printf("[ %-14s ] %-22s measured %9.3f ms  bound %9.3f ms (%.2f) (open candidate)\n", GetParam().c_str(),
-                "expert", res.median_ms, bound * 1e3, bound / (res.median_ms * 1e-3));
+                "expert", best, bound * 1e3, bound / (best * 1e-3));
   }
   const double rho = spearman(measured, predicted);
   std::printf("[ %-14s ] Spearman(model, measured) = %.3f over %zu schedules; worst bound/measured %.3f\n",

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
                   (long long)(m.l2_bytes >> 10), (long long)(m.l3_bytes >> 10));
       std::printf("scalar Gops/s/core: f32 %.2f, i32 %.2f, i16 %.2f, i8 %.2f\n", m.scalar.float32 * 1e-9,
                   m.scalar.int32 * 1e-9, m.scalar.int16 * 1e-9, m.scalar.int8 * 1e-9);
+      std::printf("unvectorized (LLVM auto-vectorized) Gops/s/core: f32 %.2f, i32 %.2f, i16 %.2f, i8 %.2f\n",
+                  m.unvectorized.float32 * 1e-9, m.unvectorized.int32 * 1e-9, m.unvectorized.int16 * 1e-9,
+                  m.unvectorized.int8 * 1e-9);
       std::printf("vector Gops/s/core: f32 %.2f, i32 %.2f, i16 %.2f, i8 %.2f\n", m.vector.float32 * 1e-9,
                   m.vector.int32 * 1e-9, m.vector.int16 * 1e-9, m.vector.int8 * 1e-9);
       for (const mh::Bandwidth& b : m.bandwidth)
