@@ -16,14 +16,28 @@ void Objective::estimate_batch(const Space& space, const std::vector<const Candi
   for (size_t i = 0; i < batch.size(); ++i) out[i] = estimate(space, *batch[i]);
 }
 
-std::vector<Decision> FirstOpenVarBrancher::branch(const Space& space, const Candidate& c) const {
+namespace {
+
+std::vector<Decision> one_child_per_value(const Space& space, const Candidate& c, int var) {
   std::vector<Decision> children;
-  int var = space.first_open_var(c);
   if (var < 0) return children;
   for (int value : space.values(c, var)) {
     children.push_back({Restriction{var, space.single_value_mask(var, value)}});
   }
   return children;
+}
+
+}  // namespace
+
+std::vector<Decision> FirstOpenVarBrancher::branch(const Space& space, const Candidate& c) const {
+  return one_child_per_value(space, c, space.first_open_var(c));
+}
+
+std::vector<Decision> VarOrderBrancher::branch(const Space& space, const Candidate& c) const {
+  for (int var : order_) {
+    if (!space.is_fixed(c, var)) return one_child_per_value(space, c, var);
+  }
+  return one_child_per_value(space, c, space.first_open_var(c));
 }
 
 }  // namespace candor

@@ -73,6 +73,17 @@ class FirstOpenVarBrancher : public Brancher {
   std::vector<Decision> branch(const Space& space, const Candidate& c) const override;
 };
 
+// The first open variable of a given order (then any other open variable in the space's
+// stable order), one child per value: lets a space say which decisions come first.
+class VarOrderBrancher : public Brancher {
+ public:
+  explicit VarOrderBrancher(std::vector<int> order) : order_(std::move(order)) {}
+  std::vector<Decision> branch(const Space& space, const Candidate& c) const override;
+
+ private:
+  std::vector<int> order_;
+};
+
 class Search {
  public:
   virtual ~Search() = default;

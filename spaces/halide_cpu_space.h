@@ -1,0 +1,64 @@
+// The Halide CPU space (halide_cpu.space) instantiated on one pipeline: objects and facts
+// come from the kernel description; a candidate reads back as a ScheduleView (for the cost
+// model and the lower bound) and, once complete, as a halide_bridge::Schedule.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "halide_bridge/kernel_description.h"
+#include "halide_bridge/schedule.h"
+#include "halide_cpu.gen.h"
+#include "models/halide/schedule_view.h"
+
+namespace candor {
+
+class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
+ public:
+  explicit HalideCpuSpace(halide_bridge::KernelDescription kernel);
+
+  const halide_bridge::KernelDescription& kernel() const { return kernel_; }
+
+  // What c allows, choice by choice (undecided choices keep every allowed value).
+  models::halide::ScheduleView view(const Candidate& c) const;
+  // The schedule of a complete candidate.
+  halide_bridge::Schedule to_schedule(const Candidate& c) const;
+
+  // The variables in the order a search should decide them: Funcs from the outputs back to
+  // the inputs (as Adams et al. do: a producer's options depend on its consumer's tiling),
+  // each Func's location first, then its stages' annotations and tilings, outer loops first.
+  const std::vector<int>& decision_order() const { return decision_order_; }
+
+ private:
+  struct Layout;
+  static std::unique_ptr<Layout> layout_of(const halide_bridge::KernelDescription& kernel);
+  static void add_loop_maps(const halide_bridge::KernelDescription& kernel, Layout& layout);
+  HalideCpuSpace(halide_bridge::KernelDescription kernel, std::unique_ptr<Layout> layout);
+
+  struct StageRef {
+    int func = 0;   // index in kernel().funcs
+    int stage = 0;  // index in FuncInfo::stages
+  };
+  struct LoopRef {
+    int stage_object = 0;
+    int loop = 0;  // index in StageInfo::loops (innermost first)
+  };
+  // The loop names a stage's bands get under the candidate's tiling.
+  struct Bands {
+    std::vector<std::string> inner, middle, outer;  // innermost first
+    halide_bridge::StageSchedule schedule;
+  };
+  Bands bands(const Candidate& c, int stage_object) const;
+  int64_t tile_value(const Candidate& c, int loop_object, bool subtile) const;
+
+  halide_bridge::KernelDescription kernel_;
+  std::vector<StageRef> stage_refs_;
+  std::vector<LoopRef> loop_refs_;
+  std::vector<std::vector<int>> func_stage_objects_;  // func -> stage objects
+  std::vector<std::vector<int>> stage_loop_objects_;  // stage object -> loop objects
+  std::vector<int> consumer_of_;                      // func -> attach target or -1
+  std::vector<int> decision_order_;
+};
+
+}  // namespace candor

@@ -1,0 +1,70 @@
+// The Halide CPU space on the example apps: every complete candidate reached by random
+// dives becomes a schedule that compiles and matches the reference output.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "apps.h"
+#include "halide_bridge/compile.h"
+#include "halide_cpu_space.h"
+
+namespace {
+
+namespace hb = candor::halide_bridge;
+using candor::Candidate;
+using candor::HalideCpuSpace;
+
+// A random dive: the first open variable in the space's decision order gets a random value
+// among those left, until the candidate is complete.
+std::optional<Candidate> random_dive(const HalideCpuSpace& space, std::mt19937_64& rng) {
+  std::optional<Candidate> c = space.root();
+  if (!c) return c;
+  for (int var : space.decision_order()) {
+    while (!space.is_fixed(*c, var)) {
+      std::vector<int> values = space.values(*c, var);
+      Candidate next = *c;
+      int value = values[rng() % values.size()];
+      if (space.fix(next, var, value)) {
+        *c = next;
+      } else if (!space.remove(*c, var, value)) {
+        return std::nullopt;
+      }
+    }
+  }
+  return c;
+}
+
+class HalideCpuSpaceOnApps : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
+  const hb::App* app = candor::apps::find_app(GetParam());
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  hb::Outputs reference = hb::reference_outputs(*app, target);
+  std::mt19937_64 rng(7);
+  hb::RunOptions options;
+  options.warmup_runs = 0;
+  options.timed_runs = 1;
+  for (int i = 0; i < 6; ++i) {
+    std::optional<Candidate> c = random_dive(space, rng);
+    ASSERT_TRUE(c) << "dive " << i << " failed";
+    ASSERT_TRUE(space.satisfies_all(*c));
+    hb::Schedule schedule = space.to_schedule(*c);
+    hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    nlohmann::json j = schedule;
+    EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
+  }
+}
+
+std::vector<std::string> app_names() {
+  std::vector<std::string> names;
+  for (const hb::App& app : candor::apps::all_apps()) names.push_back(app.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, HalideCpuSpaceOnApps, ::testing::ValuesIn(app_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
