@@ -33,8 +33,14 @@ LoopTable loop_table(const Schedule& schedule, const KernelDescription& kd) {
       StageSchedule ss;
       if (fs != schedule.funcs.end() && st.index < int(fs->second.stages.size()))
         ss = fs->second.stages[st.index];
-      for (const ScheduledLoop& l : scheduled_loops(st, ss))
-        t[{f.name, st.index}][l.var] = VarRef{l.var, l.is_rvar, l.arg_index, l.rvar_index, l.same_in_halide};
+      // Loops split away are named by the splits too: record the nest after each split.
+      for (size_t k = 0; k <= ss.splits.size(); ++k) {
+        StageSchedule prefix;
+        prefix.splits.assign(ss.splits.begin(), ss.splits.begin() + k);
+        for (const ScheduledLoop& l : scheduled_loops(st, prefix))
+          t[{f.name, st.index}][l.var] = VarRef{l.var, l.is_rvar, l.arg_index, l.rvar_index, l.same_in_halide};
+      }
+      scheduled_loops(st, ss);  // reports bad orders and annotations
     }
   }
   return t;
@@ -95,7 +101,12 @@ std::vector<Directive> lower(const Schedule& schedule, const KernelDescription& 
       const StageSchedule& ss = fs.stages[s];
       const int stage = int(s);
       const auto& loops = table.at({f.name, stage});
-      auto ref = [&](const std::string& v) { return loops.at(v); };
+      auto ref = [&](const std::string& v) {
+        auto l = loops.find(v);
+        if (l == loops.end())
+          throw BridgeError("schedule of " + stage_label(f.name, stage) + " names unknown loop '" + v + "'");
+        return l->second;
+      };
       for (const Split& sp : ss.splits) {
         Directive d = make(Op::Split, f.name, stage, {ref(sp.var), ref(sp.outer), ref(sp.inner)});
         d.factor = sp.factor;
@@ -185,7 +196,9 @@ void apply_one(const Directive& d, const std::map<std::string, Halide::Func>& fu
   Halide::Func f = func_named(funcs, d.func);
   auto level = [&] {
     const Halide::Func& at = func_named(funcs, d.at_func);
-    return Halide::LoopLevel(at, to_halide(d.at_var, at, d.at_stage), d.at_stage);
+    // No stage index: Halide 14 rejects explicit ones as invalid locations; without one it
+    // finds the stage that reads the Func (the validator ensures there is exactly one).
+    return Halide::LoopLevel(at, to_halide(d.at_var, at, d.at_stage));
   };
   switch (d.op) {
     case Op::ComputeInline: f.compute_inline(); break;
@@ -248,8 +261,7 @@ std::string var_list(Namer& n, const std::vector<VarRef>& vs, const std::string&
 
 std::string statement(Namer& n, const Directive& d) {
   auto level = [&] {
-    return "Halide::LoopLevel(" + n.func(d.at_func) + ", " + var_id(n, d.at_var, d.at_func, d.at_stage) +
-           ", " + std::to_string(d.at_stage) + ")";
+    return n.func(d.at_func) + ", " + var_id(n, d.at_var, d.at_func, d.at_stage);
   };
   const std::string f = n.func(d.func);
   switch (d.op) {

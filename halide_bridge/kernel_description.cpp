@@ -129,6 +129,18 @@ class CallCollector : public HI::IRVisitor {
   }
 };
 
+bool is_input_alias(const HI::Function& f) {
+  if (f.has_update_definition() || f.values().size() != 1) return false;
+  const auto* call = f.values()[0].as<HI::Call>();
+  if (!call || call->call_type != HI::Call::Image || !call->param.defined()) return false;
+  if (call->args.size() != f.args().size()) return false;
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    const auto* v = call->args[i].as<HI::Variable>();
+    if (!v || v->name != f.args()[i]) return false;
+  }
+  return true;
+}
+
 void unite(std::vector<Range>& into, const std::vector<Range>& r) {
   if (into.empty()) {
     into = r;
@@ -373,6 +385,7 @@ class Describer {
     info.is_output = std::any_of(outputs_.begin(), outputs_.end(),
                                  [&](const HI::Function& o) { return o.same_as(f); });
     info.can_inline = !info.is_output && f.can_be_inlined() && !f.has_update_definition();
+    info.is_input_alias = is_input_alias(f);
     info.vector_width = 1 << 30;
     for (const Halide::Type& t : info.types) {
       info.vector_width = std::min(info.vector_width, target_.natural_vector_size(t));
@@ -522,6 +535,7 @@ void to_json(nlohmann::json& j, const FuncInfo& f) {
                      {"region", f.region},
                      {"is_output", f.is_output},
                      {"can_inline", f.can_inline},
+                     {"is_input_alias", f.is_input_alias},
                      {"vector_width", f.vector_width},
                      {"bytes_per_point", f.bytes_per_point},
                      {"stages", f.stages},

@@ -77,6 +77,10 @@ struct FuncInfo {
   std::vector<Range> region;  // from bounds inference over the output estimates
   bool is_output = false;
   bool can_inline = false;  // no update definitions, not an output
+  // The Func an ImageParam stands for ("in_im"): a copy of the input. Kept inline:
+  // Halide 14 miscompiles some schedules of it (nested GuardWithIf splits corrupt memory);
+  // schedule a user Func that reads the input instead.
+  bool is_input_alias = false;
   int vector_width = 1;     // target.natural_vector_size of the widest output type
   int bytes_per_point = 0;  // sum over tuple elements
   std::vector<StageInfo> stages;

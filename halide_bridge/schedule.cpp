@@ -73,7 +73,8 @@ Split make_split(const std::string& var, int factor, Halide::TailStrategy tail) 
 
 Schedule root_schedule(const KernelDescription& kd) {
   Schedule s;
-  for (const FuncInfo& f : kd.funcs) s.funcs[f.name].compute = Location::root();
+  for (const FuncInfo& f : kd.funcs)
+    s.funcs[f.name].compute = f.is_input_alias ? Location::inlined() : Location::root();
   return s;
 }
 

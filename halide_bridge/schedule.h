@@ -80,7 +80,8 @@ struct Schedule {
   bool operator==(const Schedule& o) const { return funcs == o.funcs; }
 };
 
-// The reference schedule: every non-output Func computed at the root, nothing else.
+// The reference schedule: every non-output Func computed at the root, nothing else
+// (except input aliases, which stay inline: see FuncInfo::is_input_alias).
 Schedule root_schedule(const KernelDescription& kd);
 
 // One loop of a stage after its splits, with its extent under the estimates.

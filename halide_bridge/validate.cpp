@@ -96,6 +96,9 @@ class Checker {
       problem("Func '" + f.name + "' has update definitions and must be given a compute location");
       return;
     }
+    if (f.is_input_alias && c.kind != Location::Kind::Inline)
+      problem("Func '" + f.name + "' is the input's own Func; it must stay inline (Halide 14 miscompiles some "
+              "schedules of it)");
     if (c.kind == Location::Kind::Inline) {
       if (!f.can_inline) problem("Func '" + f.name + "' cannot be inlined (it has update definitions or is an output)");
       if (fs != s_.funcs.end()) {
@@ -132,6 +135,8 @@ class Checker {
               " (compute_at needs exactly one reading stage)");
       return;
     }
+    if (const std::string p = parallel_between(f); !p.empty())
+      problem("Func '" + f.name + "' is stored outside " + p + " but computed inside it (a race)");
     if (st.kind == Location::Kind::At) {
       const auto loops = loops_of(s_, kd_, c.func, c.stage);
       if (st.func != c.func || st.stage != c.stage) {
@@ -143,6 +148,28 @@ class Checker {
     } else if (st.kind == Location::Kind::Inline) {
       problem("Func '" + f.name + "' cannot be stored inline");
     }
+  }
+
+  // The first parallel loop that encloses where `f` is computed but not where it is
+  // stored, as text; empty if none.
+  std::string parallel_between(const FuncInfo& f) const {
+    const Location st = store_of(s_, f);
+    Location at = compute_of(s_, f);
+    while (at.kind == Location::Kind::At) {
+      const auto loops = loops_of(s_, kd_, at.func, at.stage);
+      const int stop = (st.kind == Location::Kind::At && st.func == at.func && st.stage == at.stage)
+                           ? loop_index(loops, st.var)
+                           : int(loops.size());
+      for (int i = loop_index(loops, at.var); i < stop && i >= 0; ++i)
+        if (loops[i].annotation == LoopAnnotation::Parallel || loops[i].annotation == LoopAnnotation::GpuBlock ||
+            loops[i].annotation == LoopAnnotation::GpuThread)
+          return "the " + to_string(loops[i].annotation) + " loop '" + loops[i].var + "' of " +
+                 stage_label(at.func, at.stage);
+      if (stop < int(loops.size())) return "";
+      if (st.kind != Location::Kind::Root) return "";
+      at = compute_of(s_, kd_.func(at.func));  // stored at the root: every enclosing loop counts
+    }
+    return "";
   }
 
   // Is stage (func, stage) evaluated inside a GPU kernel launched by a consumer? Sets
