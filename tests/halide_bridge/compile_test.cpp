@@ -1,0 +1,140 @@
+// Compile, verify, benchmark; AOT for CUDA.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "compile.h"
+#include "directives.h"
+#include "random_schedule.h"
+#include "test_pipelines.h"
+#include "validate.h"
+
+namespace candor::halide_bridge {
+namespace {
+
+using testing::blur_app;
+using testing::diamond_app;
+using testing::matmul_app;
+
+std::string temp_dir(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("candor_bridge_test_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  return d.string();
+}
+
+TEST(Verify, ExactForIntegersToleranceForFloats) {
+  Halide::Buffer<int32_t> a(4, 3), b(4, 3);
+  a.fill(7);
+  b.fill(7);
+  EXPECT_TRUE(compare_outputs({a}, {b}).ok);
+  b(2, 1) = 8;
+  Comparison c = compare_outputs({a}, {b});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.message, "output 0 differs at (2, 1): got 7, reference 8");
+
+  Halide::Buffer<float> f(5), g(5);
+  f.fill(100.0f);
+  g.fill(100.0f);
+  f(3) = 100.0f * (1 + 5e-5f);  // within rel 1e-4
+  EXPECT_TRUE(compare_outputs({f}, {g}).ok);
+  f(3) = 100.0f * (1 + 5e-3f);
+  EXPECT_FALSE(compare_outputs({f}, {g}).ok);
+  Halide::Buffer<float> h(4, 4);
+  EXPECT_FALSE(compare_outputs({h}, {g}).ok);  // shape
+}
+
+TEST(Verify, CatchesAWrongOutput) {
+  const App app = blur_app(32, 16);
+  const Halide::Target target = host_target();
+  Outputs ref = reference_outputs(app, target);
+  // A different algorithm under the same name: the reference must notice.
+  App wrong = app;
+  wrong.build = [app] {
+    AppInstance inst = app.build();
+    Halide::Func out = inst.outputs[0];
+    Halide::Var x("x"), y("y");
+    Halide::Func shifted("shifted");
+    shifted(x, y) = out(x, y) + 0.5f;
+    shifted.set_estimates({{0, 32}, {0, 16}});
+    inst.outputs = {shifted};
+    return inst;
+  };
+  EvalResult r = evaluate_instance(wrong.build(), ref, target);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed_step, "verify");
+  EXPECT_NE(r.error.find("differs at (0, 0)"), std::string::npos) << r.error;
+}
+
+TEST(Evaluate, ExpertAndRandomSchedulesMatchTheReferenceAndAreTimed) {
+  const Halide::Target target = host_target();
+  for (const App& app : {blur_app(48, 32), matmul_app(16), diamond_app(40, 24)}) {
+    Outputs ref = reference_outputs(app, target);
+    AppInstance expert = app.build();
+    expert.apply_expert_schedule(target);
+    RunOptions opts;
+    opts.timed_runs = 3;
+    opts.threads = 2;
+    EvalResult e = evaluate_instance(expert, ref, target, opts);
+    EXPECT_TRUE(e.ok) << app.name << ": " << e.failed_step << ": " << e.error;
+    EXPECT_EQ(e.run_ms.size(), 3u);
+    EXPECT_GT(e.median_ms, 0);
+    const KernelDescription kd = describe_app(app.build(), target);
+    for (uint64_t seed = 100; seed < 103; ++seed) {
+      EvalResult r = evaluate_schedule(app, random_cpu_schedule(kd, seed), kd, ref, target, opts);
+      EXPECT_TRUE(r.ok) << app.name << " seed " << seed << ": " << r.failed_step << ": " << r.error;
+    }
+  }
+}
+
+TEST(Evaluate, HalideErrorsAreReportedNotThrown) {
+  const App app = blur_app(32, 16);
+  const Halide::Target target = host_target();
+  Outputs ref = reference_outputs(app, target);
+  AppInstance inst = app.build();
+  // Legal to state, rejected by Halide when compiling: vectorizing a loop of unknown extent.
+  Halide::Func out = inst.outputs[0];
+  out.vectorize(Halide::Var("y"));
+  EvalResult r = evaluate_instance(inst, ref, target);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed_step, "compile");
+  EXPECT_FALSE(r.error.empty());
+
+  // Invalid schedules are refused before Halide sees them.
+  const KernelDescription kd = describe_app(app.build(), target);
+  Schedule bad = root_schedule(kd);
+  bad.funcs["blur_y"].stages = {StageSchedule{{}, {}, {{"nope", LoopAnnotation::Parallel}}}};
+  r = evaluate_schedule(app, bad, kd, ref, target);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failed_step, "validate");
+  EXPECT_NE(r.error.find("unknown loop 'nope'"), std::string::npos) << r.error;
+}
+
+TEST(Aot, CudaCompileOfAValidGpuSchedule) {
+  const App app = blur_app(128, 96);
+  const KernelDescription kd = describe_app(app.build(), cuda_target());
+  const Schedule s = random_gpu_schedule(kd, 3, cuda_target());
+  const std::string dir = temp_dir("aot");
+  AotResult r = compile_schedule_aot(app, s, kd, cuda_target(), dir);
+  ASSERT_TRUE(r.ok) << r.error << "\n" << print_schedule(s, kd);
+  EXPECT_GT(std::filesystem::file_size(r.object_file), 0u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Aot, InvalidGpuScheduleIsRejectedBeforeCompiling) {
+  const App app = blur_app(128, 96);
+  const KernelDescription kd = describe_app(app.build(), cuda_target());
+  Schedule s = root_schedule(kd);
+  StageSchedule st;
+  st.splits = {make_split("x", 64, Halide::TailStrategy::GuardWithIf), make_split("y", 32, Halide::TailStrategy::GuardWithIf)};
+  st.order = {"x_i", "y_i", "x_o", "y_o"};
+  st.annotations = {{"x_i", LoopAnnotation::GpuThread}, {"y_i", LoopAnnotation::GpuThread},
+                    {"x_o", LoopAnnotation::GpuBlock}, {"y_o", LoopAnnotation::GpuBlock}};
+  s.funcs["blur_y"].stages = {st};
+  AotResult r = compile_schedule_aot(app, s, kd, cuda_target(), temp_dir("aot_invalid"));
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("validate: invalid schedule"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("2048 GPU threads per block exceeds the limit of 1024"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace candor::halide_bridge
