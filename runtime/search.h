@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -23,6 +24,11 @@ struct Budget {
   int64_t max_expanded = -1;  // nodes expanded; -1: unlimited
   int64_t max_kept = -1;      // candidates alive at once (memory); -1: engine's default
   uint64_t seed = 0;
+  // How many of the best distinct implementations SearchResult::top keeps (autotuning
+  // benchmarks several of them).
+  int keep_top = 1;
+  // Called about twice a second while the search runs (a progress line), when set.
+  std::function<void(const struct SearchStats& stats, double best_cost)> progress;
 };
 
 struct SearchStats {
@@ -41,6 +47,8 @@ struct SearchResult {
   double best_cost = std::numeric_limits<double>::infinity();
   bool optimal = false;  // true only when the search proved no better implementation exists
   SearchStats stats;
+  // The best distinct implementations met, cheapest first (at most Budget::keep_top).
+  std::vector<std::pair<double, Candidate>> top;
 };
 
 // What a search optimises: the cost of implementations (exact or predicted), an admissible

@@ -93,6 +93,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
     in.func_names.push_back(func.name);
     if (func.is_output) in.is_output.push_back({f});
     if (func.can_inline) in.inlinable.push_back({f});
+    if (func.is_input_alias) in.input_alias.push_back({f});
     // Attachable: one consumer Func, reading f only from its pure definition.
     if (!func.is_output && func.consumers.size() == 1) {
       int c = func_index(func.consumers[0]);
@@ -110,6 +111,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
       out.stages.push_back({f, s});
       out.func_stages[f].push_back(so);
       in.stages[f].push_back(so);
+      if (s == 0) in.pure_stage.push_back({f, so});
       in.stage_names.push_back(func.name + (s ? ".update(" + std::to_string(s - 1) + ")" : ""));
       in.vector_width[{so}] = func.vector_width;
       const auto& loops = stage.loops;
@@ -223,6 +225,11 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const bool vectorized = first_value(c, vectorize_ref(so).var) == gen::Bool::YES;
   const bool unrolled = first_value(c, unroll_ref(so).var) == gen::Bool::YES;
   const bool parallel = first_value(c, parallel_ref(so).var) == gen::Bool::YES;
+  // A stage reading an input buffer directly must not compute beyond the region it is asked
+  // for (rounding a split up would read outside the input): its splits guard their tails.
+  bool reads_input = false;
+  for (const hb::Edge* e : kernel_.edges_into(info.name, stage.index)) reads_input |= e->producer_is_input;
+  const Halide::TailStrategy tail = reads_input ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   const auto& loops = stage_loop_objects_[so];
   for (size_t i = 0; i < loops.size(); ++i) {
     const std::string var = stage.loops[loop_refs_[loops[i]].loop].var;
@@ -231,7 +238,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
       b.outer.push_back(var);
       continue;
     }
-    hb::Split outer = hb::make_split(var, static_cast<int>(tile));
+    hb::Split outer = hb::make_split(var, static_cast<int>(tile), tail);
     b.schedule.splits.push_back(outer);
     b.outer.push_back(outer.outer);
     if (subtile == 1) {
@@ -240,13 +247,13 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
     }
     std::string inner = outer.inner;
     if (subtile < tile) {
-      hb::Split middle = hb::make_split(outer.inner, static_cast<int>(subtile));
+      hb::Split middle = hb::make_split(outer.inner, static_cast<int>(subtile), tail);
       b.schedule.splits.push_back(middle);
       b.middle.push_back(middle.outer);
       inner = middle.inner;
     }
     if (i == 0 && vectorized && subtile > info.vector_width) {
-      hb::Split lanes = hb::make_split(inner, info.vector_width);
+      hb::Split lanes = hb::make_split(inner, info.vector_width, tail);
       b.schedule.splits.push_back(lanes);
       b.inner.push_back(lanes.inner);
       b.schedule.annotations[lanes.inner] = hb::LoopAnnotation::Vectorized;

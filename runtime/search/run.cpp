@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "run.h"
 
 #include <cmath>
@@ -38,6 +39,10 @@ double Run::seconds_left() const {
 
 bool Run::stop() {
   if (budget_hit_) return true;
+  if (budget.progress && elapsed() >= next_progress_) {
+    budget.progress(stats, best_cost_);
+    next_progress_ = elapsed() + 0.5;
+  }
   if (budget.max_expanded >= 0 && stats.expanded >= budget.max_expanded) {
     budget_hit_ = true;
     return true;
@@ -79,17 +84,31 @@ std::vector<Candidate> Run::expand(const Candidate& c) {
 double Run::offer(const Candidate& complete) {
   ++stats.complete;
   double cost = objective.cost(space, complete);
-  if (!(cost < best_cost_)) return cost;
+  const size_t keep = static_cast<size_t>(std::max(budget.keep_top, 1));
+  const bool joins_top = keep > 1 && (top_.size() < keep || cost < top_.back().first);
+  if (!(cost < best_cost_) && !joins_top) return cost;
   // Propagation may be weaker than the spec: a complete candidate is accepted as the
   // incumbent only after the full check, so an invalid implementation is never returned.
   if (!space.satisfies_all(complete)) {
     ++stats.failed;
     return kInf;
   }
+  if (joins_top) remember_top(cost, complete, keep);
+  if (!(cost < best_cost_)) return cost;
   best_cost_ = cost;
   best_ = complete;
   stats.best_over_time.emplace_back(elapsed(), cost);
   return cost;
+}
+
+void Run::remember_top(double cost, const Candidate& complete, size_t keep) {
+  for (const auto& [c, candidate] : top_) {
+    if (candidate == complete) return;
+  }
+  auto at = std::upper_bound(top_.begin(), top_.end(), cost,
+                             [](double v, const std::pair<double, Candidate>& e) { return v < e.first; });
+  top_.insert(at, {cost, complete});
+  if (top_.size() > keep) top_.pop_back();
 }
 
 SearchResult Run::finish(bool proved) {
@@ -99,6 +118,8 @@ SearchResult Run::finish(bool proved) {
   result.best_cost = best_cost_;
   result.optimal = proved && !budget_hit_ && best_.has_value();
   result.stats = stats;
+  result.top = top_;
+  if (result.top.empty() && best_) result.top.push_back({best_cost_, *best_});
   return result;
 }
 

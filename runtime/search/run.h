@@ -92,8 +92,12 @@ class Run {
  private:
   std::chrono::steady_clock::time_point start_;
   bool budget_hit_ = false;
+  void remember_top(double cost, const Candidate& complete, size_t keep);
+
   double best_cost_ = kInf;
   std::optional<Candidate> best_;
+  std::vector<std::pair<double, Candidate>> top_;
+  double next_progress_ = 0;
 };
 
 // Dives from `start` to an implementation, backtracking when a child fails (or is

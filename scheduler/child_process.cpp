@@ -1,0 +1,67 @@
+#include "child_process.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <stdexcept>
+
+namespace candor::scheduler {
+
+ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot fork a child process");
+  if (pid == 0) {
+    dup2(pipe_fds[1], STDOUT_FILENO);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    setpgid(0, 0);  // its own group, so a timeout kills its helpers too
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  ChildResult result;
+  char buffer[4096];
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  bool open = true;
+  while (open) {
+    double left = timeout_seconds - elapsed();
+    if (left <= 0) {
+      result.timed_out = true;
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      break;
+    }
+    pollfd p{pipe_fds[0], POLLIN, 0};
+    int ready = poll(&p, 1, static_cast<int>(std::min(left, 0.2) * 1000) + 1);
+    if (ready < 0 && errno != EINTR) break;
+    if (ready > 0) {
+      ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+      if (n > 0) result.output.append(buffer, static_cast<size_t>(n));
+      else open = false;
+    }
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.seconds = elapsed();
+  if (!result.timed_out) {
+    if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
+    else result.crashed = true;
+  }
+  return result;
+}
+
+}  // namespace candor::scheduler

@@ -1,0 +1,22 @@
+// Runs a command in a child process with a time limit and captures its standard output:
+// a candidate that crashes or hangs while compiling or running costs one measurement, never
+// the caller.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace candor::scheduler {
+
+struct ChildResult {
+  bool timed_out = false;
+  bool crashed = false;  // killed by a signal other than our timeout
+  int exit_status = -1;  // when it exited normally
+  std::string output;    // its standard output
+  double seconds = 0;
+};
+
+// argv[0] is the executable's path. Standard error is passed through.
+ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds);
+
+}  // namespace candor::scheduler
