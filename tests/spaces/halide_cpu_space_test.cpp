@@ -6,6 +6,7 @@
 
 #include "apps.h"
 #include "halide_bridge/compile.h"
+#include "halide_bridge/directives.h"
 #include "halide_cpu_space.h"
 
 namespace {
@@ -52,8 +53,9 @@ TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
     ASSERT_TRUE(c) << "dive " << i << " failed";
     ASSERT_TRUE(space.satisfies_all(*c));
     hb::Schedule schedule = space.to_schedule(*c);
-    hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
     nlohmann::json j = schedule;
+    if (std::getenv("CANDOR_TEST_TRACE")) std::cerr << hb::print_schedule(schedule, kd) << std::endl;
+    hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
     EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
   }
 }

@@ -8,7 +8,11 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_status = 0;
   candor::cli::register_block_command(app, exit_status);
+#ifdef CANDOR_HAVE_HALIDE
   candor::cli::register_apps_command(app, exit_status);
+  candor::cli::register_search_command(app, exit_status);
+  candor::cli::register_measure_command(app, exit_status);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

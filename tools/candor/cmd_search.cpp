@@ -1,0 +1,166 @@
+// `candor search APP`: schedules an example app for this CPU by searching the Halide CPU
+// space (model-only), or with --autotune N also benchmarks the N most promising schedules in
+// child processes and keeps the fastest; the result is verified against the reference.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "apps.h"
+#include "autotune.h"
+#include "budget.h"
+#include "commands.h"
+#include "engines.h"
+#include "halide_bridge/compile.h"
+#include "halide_bridge/directives.h"
+#include "models/halide/machine.h"
+#include "scheduler.h"
+
+namespace candor::cli {
+namespace {
+
+struct SearchOptions {
+  std::string app;
+  std::string space = "cpu";
+  std::string search = "beam";
+  std::string budget = "time=30s";
+  int autotune = 0;
+  double autotune_timeout = 120;
+  std::string journal;
+  std::string machine;
+  int threads = 0;
+  int runs = 5;
+  bool json = false;
+};
+
+void print_progress(const SearchStats& stats, double best_cost) {
+  std::string best = best_cost < 1e300 ? fmt::format("{:.3f} ms", best_cost * 1e3) : "none yet";
+  std::cerr << fmt::format("\r[search] {:6.1f} s  expanded {:8}  pruned {:8}  best predicted {}   ",
+                           stats.seconds > 0 ? stats.seconds : 0.0, stats.expanded, stats.pruned_by_bound, best)
+            << std::flush;
+}
+
+int run_search(const SearchOptions& o) {
+  namespace hb = halide_bridge;
+  if (o.space != "cpu") {
+    std::cerr << "candor search: error: --space " << o.space << ": only the cpu space exists so far\n";
+    return 1;
+  }
+  const hb::App* app = apps::find_app(o.app);
+  if (!app) {
+    std::cerr << "candor search: error: unknown app '" << o.app << "' (see `candor apps`)\n";
+    return 1;
+  }
+  const Halide::Target target = hb::host_target();
+  models::halide::MachineDescription machine =
+      models::halide::load_or_calibrate(o.machine.empty() ? models::halide::default_machine_path() : o.machine);
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+
+  scheduler::ScheduleRequest request;
+  request.search = o.search;
+  request.budget = parse_budget(o.budget);
+  request.budget.keep_top = std::max(1, o.autotune);
+  if (!o.json) request.budget.progress = print_progress;
+  scheduler::ScheduleOutcome outcome = scheduler::schedule_kernel(kd, machine, request);
+  if (!o.json) std::cerr << "\n";
+
+  scheduler::AutotuneOptions tune;
+  tune.worker = "/proc/self/exe";
+  tune.timeout_seconds = o.autotune_timeout;
+  tune.journal = o.journal;
+  tune.threads = o.threads;
+  tune.timed_runs = o.runs;
+  const size_t measured = o.autotune > 0 ? outcome.candidates.size() : 1;
+  int chosen = -1;
+  double chosen_ms = 0;
+  nlohmann::json failures = nlohmann::json::array();
+  double tune_seconds = 0;
+  for (size_t i = 0; i < measured; ++i) {
+    scheduler::Measurement m = scheduler::measure(o.app, outcome.candidates[i].schedule, tune);
+    tune_seconds += m.wall_seconds;
+    if (!o.json) {
+      std::cerr << fmt::format("[measure] candidate {}/{}: predicted {:.3f} ms, {}\n", i + 1, measured,
+                               outcome.candidates[i].predicted_seconds * 1e3,
+                               m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
+                                    : "failed: " + m.failure);
+    }
+    if (!m.ok) {
+      failures.push_back({{"candidate", i}, {"failure", m.failure}});
+      continue;
+    }
+    if (chosen < 0 || m.runtime_ms < chosen_ms) {
+      chosen = static_cast<int>(i);
+      chosen_ms = m.runtime_ms;
+    }
+  }
+  if (chosen < 0) {
+    std::cerr << "candor search: error: no measured schedule compiled and matched the reference\n";
+    for (const auto& f : failures) std::cerr << "  " << f.dump() << "\n";
+    return 1;
+  }
+  const scheduler::ScheduledCandidate& best = outcome.candidates[chosen];
+  const std::string source = hb::print_schedule(best.schedule, kd);
+  if (o.json) {
+    nlohmann::json out = {{"app", o.app},
+                          {"space", o.space},
+                          {"search", o.search},
+                          {"search_seconds", outcome.stats.seconds},
+                          {"predicted_ms", best.predicted_seconds * 1e3},
+                          {"lower_bound_ms", best.lower_bound_seconds * 1e3},
+                          {"root_lower_bound_ms", outcome.root_lower_bound_seconds * 1e3},
+                          {"runtime_ms", chosen_ms},
+                          {"verified", true},
+                          {"autotuned", o.autotune > 0},
+                          {"candidates_measured", measured},
+                          {"autotune_seconds", tune_seconds},
+                          {"failures", failures},
+                          {"nodes", outcome.stats.expanded},
+                          {"created", outcome.stats.created},
+                          {"pruned", outcome.stats.pruned_by_bound},
+                          {"schedule", source},
+                          {"schedule_json", best.schedule}};
+    std::cout << out.dump() << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{}: {} in {:.1f} s ({} nodes, {} pruned by the bound)\n", o.app, o.search,
+                           outcome.stats.seconds, outcome.stats.expanded, outcome.stats.pruned_by_bound);
+  std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, measured {:.3f} ms (verified)\n",
+                           best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3, chosen_ms);
+  std::cout << source;
+  return 0;
+}
+
+}  // namespace
+
+void register_search_command(CLI::App& app, int& exit_status) {
+  auto o = std::make_shared<SearchOptions>();
+  CLI::App* cmd = app.add_subcommand("search", "Schedule an example app (see `candor apps`) for this machine");
+  cmd->add_option("app", o->app, "the app")->required();
+  cmd->add_option("--space", o->space, "decision space: cpu")->capture_default_str();
+  cmd->add_option("--search", o->search, "search engine, NAME or NAME:key=value,...\n" + search_help())
+      ->capture_default_str();
+  cmd->add_option("--budget", o->budget, "limits: time=30s,nodes=N,kept=N,seed=N")->capture_default_str();
+  cmd->add_option("--autotune", o->autotune, "benchmark the N best schedules found and keep the fastest (0: model only)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--autotune-timeout", o->autotune_timeout, "seconds allowed to each measured candidate")
+      ->capture_default_str();
+  cmd->add_option("--journal", o->journal, "append every measurement here (JSON lines) and reuse it on rerun");
+  cmd->add_option("--machine", o->machine, "machine description (default: build/machine.json, calibrated if missing)");
+  cmd->add_option("--threads", o->threads, "worker threads for benchmarks (0: every core)")->capture_default_str();
+  cmd->add_option("--runs", o->runs, "timed runs per benchmark")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_flag("--json", o->json, "print one JSON object (app, search_seconds, predicted_ms, lower_bound_ms, "
+                                   "runtime_ms, verified, schedule, ...)");
+  cmd->callback([o, &exit_status] {
+    try {
+      exit_status = run_search(*o);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "candor search: error: " << e.what() << "\n";
+      exit_status = 1;
+    } catch (const std::runtime_error& e) {
+      std::cerr << "candor search: error: " << e.what() << "\n";
+      exit_status = 1;
+    }
+  });
+}
+
+}  // namespace candor::cli
