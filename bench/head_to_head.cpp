@@ -1,0 +1,655 @@
+// head_to_head: every example app scheduled by every contender, measured side by side in one
+// run on this machine with one benchmarking procedure (issue 3's stock-autoscheduler
+// comparison, issue 4's head-to-head).
+//
+// Contenders ("schedulers"):
+//   naive          the pipeline as the app builds it (Halide's defaults: everything inline)
+//   expert         the app's hand-written schedule
+//   Mullapudi2016  Halide 14's stock plugin, parallelism = the number of cores
+//   Adams2019      Halide 14's stock plugin, default machine parameters and weights
+//   candor         `candor search APP --json --budget B` (model only)
+//   candor_tuned   `candor search APP --json --autotune N --budget B --journal ...` (opt-in)
+//
+// Every cell runs in a child process with a time limit (this same binary with `--one APP
+// --scheduler NAME`), so a crash or a hang costs one cell, never the run. Every child
+// computes the reference output itself (every Func at the root), verifies the contender's
+// output against it, and benchmarks it the same way: the JIT thread pool at every core, one
+// untimed warm-up run, the median of `--runs` timed runs. candor's schedules are measured by
+// that same child (from the schedule JSON `candor search` prints), not by candor itself.
+//
+// Results are appended to OUT/cells.jsonl and OUT/cells.csv as soon as each cell finishes; a
+// rerun skips the cells already there (`--fresh` starts over). At the end: a table on stdout,
+// OUT/summary.csv (one row per app), OUT/relative_to_adams2019.dat and, when gnuplot is
+// installed, OUT/head_to_head.png (bench/head_to_head_plot.gp).
+#include <fmt/format.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "apps.h"
+#include "child_process.h"
+#include "halide_bridge/compile.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+namespace hb = candor::halide_bridge;
+
+// The line prefix a child puts before its one JSON result (plugins may print to stdout).
+constexpr const char* kResultTag = "HEAD_TO_HEAD_RESULT ";
+
+const std::vector<std::string> kStockSchedulers = {"Mullapudi2016", "Adams2019"};
+// The baseline of the speedup columns and the plot.
+constexpr const char* kBaseline = "Adams2019";
+
+int core_count() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::string self_exe() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("head_to_head") : p.string();
+}
+
+// ---------------------------------------------------------------------------------------
+// Child mode: one app, one contender, one JSON line.
+
+struct ChildOptions {
+  std::string app;
+  std::string scheduler;
+  std::string schedule_file;  // scheduler "schedule": a halide_bridge schedule as JSON
+  int runs = 10;
+  int warmup = 1;
+  int adams_beam_size = 0;  // 0: the plugin's default
+};
+
+std::string plugin_path(const std::string& scheduler) {
+  const std::string env = "CANDOR_PLUGIN_" + scheduler;
+  if (const char* p = std::getenv(env.c_str()); p && *p) return p;
+  if (scheduler == "Mullapudi2016") return CANDOR_MULLAPUDI2016_PLUGIN;
+  if (scheduler == "Adams2019") return CANDOR_ADAMS2019_PLUGIN;
+  throw std::invalid_argument("no plugin for " + scheduler);
+}
+
+Halide::MachineParams machine_params_for(const std::string& scheduler) {
+  const Halide::MachineParams generic = Halide::MachineParams::generic();
+  if (scheduler == "Mullapudi2016")
+    return Halide::MachineParams(core_count(), generic.last_level_cache_size, generic.balance);
+  return generic;  // Adams2019: its defaults
+}
+
+json run_one(const ChildOptions& o) {
+  json out = {{"app", o.app}, {"scheduler", o.scheduler}, {"ok", false}};
+  const hb::App* app = candor::apps::find_app(o.app);
+  if (!app) {
+    out["failure"] = "unknown app";
+    return out;
+  }
+  const Halide::Target target = hb::host_target();
+  hb::set_jit_threads(0, target);  // every core, from the first compilation on
+  hb::RunOptions run;
+  run.threads = 0;
+  run.warmup_runs = o.warmup;
+  run.timed_runs = o.runs;
+  out["runs"] = o.runs;
+  out["threads"] = core_count();
+
+  hb::Outputs reference;
+  try {
+    reference = hb::reference_outputs(*app, target);
+  } catch (const std::exception& e) {
+    out["failure"] = std::string("reference: ") + e.what();
+    return out;
+  }
+
+  hb::EvalResult r;
+  if (o.scheduler == "schedule") {
+    std::ifstream in(o.schedule_file);
+    json j = json::parse(in, nullptr, false);
+    if (!in || j.is_discarded()) {
+      out["failure"] = "cannot read the schedule " + o.schedule_file;
+      return out;
+    }
+    hb::KernelDescription kd = hb::describe_app(app->build(), target);
+    r = hb::evaluate_schedule(*app, j.get<hb::Schedule>(), kd, reference, target, run);
+  } else {
+    hb::AppInstance inst = app->build();
+    if (o.scheduler == "expert") {
+      inst.apply_expert_schedule(target);
+    } else if (o.scheduler != "naive") {
+      if (std::find(kStockSchedulers.begin(), kStockSchedulers.end(), o.scheduler) == kStockSchedulers.end()) {
+        out["failure"] = "unknown scheduler " + o.scheduler;
+        return out;
+      }
+      if (o.scheduler == "Adams2019" && o.adams_beam_size > 0)
+        setenv("HL_BEAM_SIZE", std::to_string(o.adams_beam_size).c_str(), 1);
+      const Halide::MachineParams params = machine_params_for(o.scheduler);
+      out["machine_params"] = params.to_string();
+      try {
+        Halide::load_plugin(plugin_path(o.scheduler));
+        const auto t0 = std::chrono::steady_clock::now();
+        // Halide 14: the plugin applies the schedule to the pipeline's Funcs and returns its
+        // source.
+        Halide::AutoSchedulerResults res = inst.pipeline().auto_schedule(o.scheduler, target, params);
+        out["search_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        out["schedule"] = res.schedule_source;
+      } catch (const Halide::Error& e) {
+        out["failure"] = std::string("auto_schedule: ") + e.what();
+        return out;
+      } catch (const std::exception& e) {
+        out["failure"] = std::string("auto_schedule: ") + e.what();
+        return out;
+      }
+    }
+    r = hb::evaluate_instance(inst, reference, target, run);
+  }
+  out["compile_ms"] = r.compile_ms;
+  if (!r.ok) {
+    out["failure"] = r.failed_step + ": " + r.error;
+    return out;
+  }
+  out["ok"] = true;
+  out["runtime_ms"] = r.median_ms;
+  out["run_ms"] = r.run_ms;
+  return out;
+}
+
+int child_main(const ChildOptions& o) {
+  json out;
+  try {
+    out = run_one(o);
+  } catch (const std::exception& e) {
+    out = {{"app", o.app}, {"scheduler", o.scheduler}, {"ok", false}, {"failure", e.what()}};
+  }
+  std::cout << kResultTag << out.dump() << std::endl;
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Driver mode.
+
+struct Options {
+  std::string apps;  // comma separated; empty: all
+  std::string out_dir = "bench_results";
+  std::string budget = "time=30s";
+  double autotune_seconds = 0;  // > 0: add the autotuned candor column, this long per app
+  int autotune_count = 8;
+  int runs = 10;
+  int warmup = 1;
+  int adams_beam_size = 0;
+  double timeout = 600;          // per stock autoscheduler cell (search + compile + runs)
+  double measure_timeout = 300;  // per naive / expert / candor-measure cell
+  std::string schedulers;        // comma separated subset; empty: all
+  std::string candor;            // the candor executable; default: next to this one
+  bool fresh = false;
+  bool retry_failed = false;
+  bool quick = false;
+  bool no_plot = false;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string csv_field(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  if (s.size() > 300) s = s.substr(0, 300) + "...";
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+double num(const json& j, const char* key, double fallback = NAN) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+// The finished cells of a run, keyed by (app, scheduler); persisted as JSON lines + CSV.
+class Journal {
+ public:
+  explicit Journal(const fs::path& dir) : jsonl_(dir / "cells.jsonl"), csv_(dir / "cells.csv") {
+    std::ifstream in(jsonl_);
+    std::string line;
+    while (std::getline(in, line)) {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_object() && j.contains("app") && j.contains("scheduler"))
+        cells_[{j["app"].get<std::string>(), j["scheduler"].get<std::string>()}] = j;
+    }
+  }
+  const json* find(const std::string& app, const std::string& scheduler) const {
+    auto it = cells_.find({app, scheduler});
+    return it == cells_.end() ? nullptr : &it->second;
+  }
+  void add(const json& cell) {
+    cells_[{cell["app"].get<std::string>(), cell["scheduler"].get<std::string>()}] = cell;
+    {
+      std::ofstream out(jsonl_, std::ios::app);
+      out << cell.dump() << "\n";
+    }
+    const bool header = !fs::exists(csv_);
+    std::ofstream out(csv_, std::ios::app);
+    if (header)
+      out << "app,scheduler,status,runtime_ms,search_seconds,compile_ms,wall_seconds,runs,threads,failure\n";
+    auto f = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6g}", v); };
+    out << cell["app"].get<std::string>() << "," << cell["scheduler"].get<std::string>() << ","
+        << cell.value("status", std::string("?")) << "," << f(num(cell, "runtime_ms")) << ","
+        << f(num(cell, "search_seconds")) << "," << f(num(cell, "compile_ms")) << ","
+        << f(num(cell, "wall_seconds")) << "," << f(num(cell, "runs")) << "," << f(num(cell, "threads")) << ","
+        << csv_field(cell.value("failure", std::string())) << "\n";
+  }
+
+ private:
+  fs::path jsonl_, csv_;
+  std::map<std::pair<std::string, std::string>, json> cells_;
+};
+
+// The last line of `output` that starts with `prefix`, without it.
+std::optional<std::string> tagged_line(const std::string& output, const std::string& prefix) {
+  std::optional<std::string> found;
+  std::stringstream ss(output);
+  std::string line;
+  while (std::getline(ss, line))
+    if (line.rfind(prefix, 0) == 0) found = line.substr(prefix.size());
+  return found;
+}
+
+std::string child_failure(const candor::scheduler::ChildResult& c) {
+  if (c.timed_out) return "timeout";
+  if (c.crashed) return "crash";
+  return fmt::format("exit status {} without a result", c.exit_status);
+}
+
+class Driver {
+ public:
+  Driver(const Options& o, const fs::path& out_dir) : o_(o), out_(out_dir), journal_(out_dir) {
+    candor_ = o.candor.empty() ? (fs::path(self_exe()).parent_path() / "candor").string() : o.candor;
+  }
+
+  // Runs `head_to_head --one` in a child process.
+  json measure_child(const std::string& app, const std::string& scheduler, const std::string& schedule_file,
+                     double timeout) {
+    std::vector<std::string> argv = {self_exe(), "--one", app, "--scheduler", scheduler,
+                                     "--runs", std::to_string(o_.runs), "--warmup", std::to_string(o_.warmup)};
+    if (!schedule_file.empty()) argv.insert(argv.end(), {"--schedule-file", schedule_file});
+    if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
+    candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, timeout);
+    json cell;
+    if (auto line = tagged_line(c.output, kResultTag)) cell = json::parse(*line, nullptr, false);
+    if (!cell.is_object()) cell = {{"ok", false}, {"failure", child_failure(c)}};
+    cell["wall_seconds"] = c.seconds;
+    return cell;
+  }
+
+  // `candor search` in a child process, then its schedule measured by our own child.
+  json candor_cell(const std::string& app, bool tuned) {
+    std::vector<std::string> argv = {candor_, "search", app, "--json", "--budget", o_.budget};
+    double timeout = budget_seconds() + 300;
+    if (tuned) {
+      fs::create_directories(out_ / "journals");
+      argv.insert(argv.end(), {"--autotune", std::to_string(o_.autotune_count), "--journal",
+                               (out_ / "journals" / (app + ".jsonl")).string()});
+      timeout = std::max(o_.autotune_seconds, budget_seconds() + 60);
+    }
+    candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, timeout);
+    json found;
+    std::stringstream ss(c.output);
+    std::string line;
+    while (std::getline(ss, line))
+      if (!line.empty() && line[0] == '{') found = json::parse(line, nullptr, false);
+    if (!found.is_object() || !found.contains("schedule_json")) {
+      json cell = {{"ok", false}, {"failure", "candor search: " + child_failure(c)}};
+      if (!c.timed_out && !c.crashed && c.exit_status == 1) cell["failure"] = "candor search: no verified schedule";
+      cell["wall_seconds"] = c.seconds;
+      return cell;
+    }
+    const std::string name = tuned ? "candor_tuned" : "candor";
+    fs::create_directories(out_ / "schedules");
+    const fs::path file = out_ / "schedules" / (app + "." + name + ".json");
+    std::ofstream(file) << found["schedule_json"].dump(2) << "\n";
+    json cell = measure_child(app, "schedule", file.string(), o_.measure_timeout);
+    double search = num(found, "search_seconds", 0);
+    if (tuned) search += num(found, "autotune_seconds", 0);
+    cell["search_seconds"] = search;
+    cell["candor_runtime_ms"] = num(found, "runtime_ms");
+    cell["predicted_ms"] = num(found, "predicted_ms");
+    cell["lower_bound_ms"] = num(found, "lower_bound_ms");
+    cell["schedule"] = found.value("schedule", std::string());
+    cell["wall_seconds"] = num(cell, "wall_seconds", 0) + c.seconds;
+    return cell;
+  }
+
+  double budget_seconds() const {
+    for (const std::string& part : split_list(o_.budget)) {
+      if (part.rfind("time=", 0) != 0) continue;
+      std::string v = part.substr(5);
+      double scale = 1;
+      if (!v.empty() && v.back() == 's') v.pop_back();
+      if (!v.empty() && v.back() == 'm') v.pop_back(), scale = 60;
+      try {
+        return std::stod(v) * scale;
+      } catch (const std::exception&) {
+        return 60;
+      }
+    }
+    return 60;
+  }
+
+  void run(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) {
+    const auto start = std::chrono::steady_clock::now();
+    const size_t total = apps.size() * schedulers.size();
+    size_t index = 0;
+    for (const std::string& app : apps) {
+      for (const std::string& s : schedulers) {
+        ++index;
+        const json* done = journal_.find(app, s);
+        if (done && ((*done)["ok"].get<bool>() || !o_.retry_failed)) {
+          std::cerr << fmt::format("[h2h] {:3}/{} {:<26} {:<14} done before: {}\n", index, total, app, s,
+                                   describe(*done));
+          continue;
+        }
+        std::cerr << fmt::format("[h2h] {:3}/{} {:<26} {:<14} running...\n", index, total, app, s) << std::flush;
+        json cell;
+        if (s == "candor" || s == "candor_tuned") {
+          cell = candor_cell(app, s == "candor_tuned");
+        } else {
+          const bool stock = std::find(kStockSchedulers.begin(), kStockSchedulers.end(), s) != kStockSchedulers.end();
+          cell = measure_child(app, s, "", stock ? o_.timeout : o_.measure_timeout);
+        }
+        cell["app"] = app;
+        cell["scheduler"] = s;
+        cell["status"] = cell["ok"].get<bool>() ? "ok" : "failed";
+        if (!cell.contains("runs")) cell["runs"] = o_.runs;
+        if (!cell.contains("threads")) cell["threads"] = core_count();
+        save_schedule_source(cell);
+        journal_.add(cell);
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::cerr << fmt::format("[h2h] {:3}/{} {:<26} {:<14} {}   [{:.0f} s so far]\n", index, total, app, s,
+                                 describe(cell), elapsed);
+      }
+    }
+  }
+
+  void save_schedule_source(json& cell) {
+    if (!cell.contains("schedule")) return;
+    fs::create_directories(out_ / "schedules");
+    std::ofstream(out_ / "schedules" /
+                  (cell["app"].get<std::string>() + "." + cell["scheduler"].get<std::string>() + ".cpp"))
+        << cell["schedule"].get<std::string>();
+    cell.erase("schedule");  // keep the journal lines short
+  }
+
+  static std::string describe(const json& cell) {
+    std::string s = cell["ok"].get<bool>() ? fmt::format("{:.3f} ms", num(cell, "runtime_ms"))
+                                           : "FAILED (" + cell.value("failure", std::string("?")).substr(0, 160) + ")";
+    if (!std::isnan(num(cell, "search_seconds"))) s += fmt::format(", search {:.1f} s", num(cell, "search_seconds"));
+    return s;
+  }
+
+  // The table, the summary CSV, the plot's data and the plot.
+  int report(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) {
+    auto runtime = [&](const std::string& app, const std::string& s) -> double {
+      const json* c = journal_.find(app, s);
+      return c && (*c)["ok"].get<bool>() ? num(*c, "runtime_ms") : NAN;
+    };
+    auto search = [&](const std::string& app, const std::string& s) -> double {
+      const json* c = journal_.find(app, s);
+      return c ? num(*c, "search_seconds") : NAN;
+    };
+    auto cell_text = [&](const std::string& app, const std::string& s) -> std::string {
+      const json* c = journal_.find(app, s);
+      if (!c) return "-";
+      if (!(*c)["ok"].get<bool>()) return c->value("failure", std::string()) == "timeout" ? "timeout" : "FAIL";
+      return fmt::format("{:.4g}", num(*c, "runtime_ms"));
+    };
+    const bool has_base = std::count(schedulers.begin(), schedulers.end(), kBaseline) > 0;
+    const bool has_naive = std::count(schedulers.begin(), schedulers.end(), "naive") > 0;
+    std::vector<std::string> searched;  // the contenders whose search time is reported
+    for (const std::string& s : schedulers)
+      if (s != "naive" && s != "expert") searched.push_back(s);
+    const std::string focus = std::count(schedulers.begin(), schedulers.end(), "candor_tuned")
+                                  ? "candor_tuned"
+                                  : (std::count(schedulers.begin(), schedulers.end(), "candor") ? "candor" : "");
+
+    auto short_name = [](const std::string& s) {
+      if (s == "Mullapudi2016") return std::string("Mull2016");
+      if (s == "Adams2019") return std::string("Adams2019");
+      if (s == "candor_tuned") return std::string("cand-tuned");
+      return s;
+    };
+    std::string header = fmt::format("{:<26}", "app (runtime ms)");
+    for (const std::string& s : schedulers) header += fmt::format(" {:>10}", short_name(s));
+    for (const std::string& s : searched) header += fmt::format(" {:>10}", short_name(s).substr(0, 7) + " s");
+    if (!focus.empty() && has_base) header += fmt::format(" {:>10}", "A19/" + short_name(focus).substr(0, 6));
+    if (!focus.empty() && has_naive) header += fmt::format(" {:>10}", "nv/" + short_name(focus).substr(0, 6));
+    std::cout << header << "\n" << std::string(header.size(), '-') << "\n";
+    for (const std::string& app : apps) {
+      std::string row = fmt::format("{:<26}", app);
+      for (const std::string& s : schedulers) row += fmt::format(" {:>10}", cell_text(app, s));
+      for (const std::string& s : searched) {
+        const double v = search(app, s);
+        row += fmt::format(" {:>10}", std::isnan(v) ? std::string("-") : fmt::format("{:.1f}", v));
+      }
+      auto ratio = [&](double a, double b) {
+        return std::isnan(a) || std::isnan(b) ? std::string("-") : fmt::format("{:.2f}x", a / b);
+      };
+      if (!focus.empty() && has_base) row += fmt::format(" {:>10}", ratio(runtime(app, kBaseline), runtime(app, focus)));
+      if (!focus.empty() && has_naive) row += fmt::format(" {:>10}", ratio(runtime(app, "naive"), runtime(app, focus)));
+      std::cout << row << "\n";
+    }
+    std::cout << std::string(header.size(), '-') << "\n";
+
+    // Geomeans over the apps where both sides verified.
+    auto geomean_ratio = [&](const std::string& num_s, const std::string& den_s, int* count) {
+      double sum = 0;
+      int n = 0;
+      for (const std::string& app : apps) {
+        const double a = runtime(app, num_s), b = runtime(app, den_s);
+        if (std::isnan(a) || std::isnan(b) || a <= 0 || b <= 0) continue;
+        sum += std::log(a / b);
+        ++n;
+      }
+      *count = n;
+      return n ? std::exp(sum / n) : NAN;
+    };
+    auto geo_row = [&](const std::string& label, bool vs_base) {
+      std::string row = fmt::format("{:<26}", label);
+      for (const std::string& s : schedulers) {
+        int n = 0;
+        const double g = vs_base ? geomean_ratio(s, kBaseline, &n) : geomean_ratio("naive", s, &n);
+        row += fmt::format(" {:>10}", std::isnan(g) ? std::string("-") : fmt::format("{:.3f} ({})", g, n));
+      }
+      std::cout << row << "\n";
+    };
+    if (has_base) geo_row("geomean runtime/Adams2019", true);
+    if (has_naive) geo_row("geomean speedup vs naive", false);
+    std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, " << core_count()
+              << " threads; search s = seconds to produce the schedule.\n";
+
+    // summary.csv: one row per app.
+    {
+      std::ofstream csv(out_ / "summary.csv");
+      csv << "app";
+      for (const std::string& s : schedulers) csv << "," << s << "_ms";
+      for (const std::string& s : searched) csv << "," << s << "_search_s";
+      for (const std::string& s : schedulers) csv << "," << s << "_vs_" << kBaseline;
+      csv << "\n";
+      auto f = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6g}", v); };
+      for (const std::string& app : apps) {
+        csv << app;
+        for (const std::string& s : schedulers) csv << "," << f(runtime(app, s));
+        for (const std::string& s : searched) csv << "," << f(search(app, s));
+        for (const std::string& s : schedulers) csv << "," << f(runtime(app, s) / runtime(app, kBaseline));
+        csv << "\n";
+      }
+    }
+    if (!has_base) return 0;
+
+    // The plot: runtime relative to Adams2019 per app, one bar per contender.
+    const fs::path dat = out_ / "relative_to_adams2019.dat";
+    int rows = 0;
+    {
+      std::ofstream out(dat);
+      out << "app";
+      for (const std::string& s : schedulers) out << " " << s;
+      out << "\n";
+      for (const std::string& app : apps) {
+        const double base = runtime(app, kBaseline);
+        if (std::isnan(base)) continue;
+        out << app;
+        for (const std::string& s : schedulers) {
+          const double v = runtime(app, s);
+          out << " " << (std::isnan(v) ? std::string("?") : fmt::format("{:.6g}", v / base));
+        }
+        out << "\n";
+        ++rows;
+      }
+    }
+    if (o_.no_plot || rows == 0) return 0;
+    const fs::path script = fs::path(CANDOR_BENCH_DIR) / "head_to_head_plot.gp";
+    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+      std::cerr << "[h2h] gnuplot not found (apt-get install gnuplot-nox): no plot, the data is in " << dat.string()
+                << "\n";
+      return 0;
+    }
+    const fs::path png = out_ / "head_to_head.png";
+    const std::string cmd = fmt::format("gnuplot -e \"datafile='{}'; outfile='{}'; ncols={}\" '{}'", dat.string(),
+                                        png.string(), schedulers.size() + 1, script.string());
+    if (std::system(cmd.c_str()) != 0) {
+      std::cerr << "[h2h] gnuplot failed: " << cmd << "\n";
+      return 0;
+    }
+    std::cerr << "[h2h] plot: " << png.string() << "\n";
+    return 0;
+  }
+
+ private:
+  Options o_;
+  fs::path out_;
+  Journal journal_;
+  std::string candor_;
+};
+
+int driver_main(Options o) {
+  if (o.quick) {
+    o.runs = 3;
+    o.budget = "time=2s";
+    if (o.adams_beam_size == 0) o.adams_beam_size = 1;
+    o.timeout = std::min(o.timeout, 120.0);
+    o.measure_timeout = std::min(o.measure_timeout, 120.0);
+  }
+  std::vector<std::string> apps;
+  if (o.apps.empty()) {
+    for (const auto& a : candor::apps::all_apps()) apps.push_back(a.name);
+  } else {
+    apps = split_list(o.apps);
+    for (const std::string& a : apps) {
+      if (!candor::apps::find_app(a)) {
+        std::cerr << "head_to_head: error: unknown app '" << a << "' (see `candor apps`)\n";
+        return 1;
+      }
+    }
+  }
+  std::vector<std::string> all = {"naive", "expert", "Mullapudi2016", "Adams2019", "candor"};
+  if (o.autotune_seconds > 0) all.push_back("candor_tuned");
+  std::vector<std::string> schedulers = all;
+  if (!o.schedulers.empty()) {
+    schedulers = split_list(o.schedulers);
+    for (const std::string& s : schedulers) {
+      if (s != "candor_tuned" && std::find(all.begin(), all.end(), s) == all.end()) {
+        std::cerr << "head_to_head: error: unknown scheduler '" << s << "' (naive, expert, Mullapudi2016, Adams2019, "
+                  << "candor, candor_tuned)\n";
+        return 1;
+      }
+    }
+  }
+  const fs::path out = o.out_dir;
+  std::error_code ec;
+  if (o.fresh) {
+    for (const char* f : {"cells.jsonl", "cells.csv", "summary.csv", "relative_to_adams2019.dat", "head_to_head.png"})
+      fs::remove(out / f, ec);
+  }
+  fs::create_directories(out, ec);
+  if (ec) {
+    std::cerr << "head_to_head: error: cannot create " << o.out_dir << ": " << ec.message() << "\n";
+    return 1;
+  }
+  Driver driver(o, out);
+  struct utsname u {};
+  uname(&u);
+  std::cerr << fmt::format("[h2h] {} apps x {} contenders on {} ({} cores); results in {}\n", apps.size(),
+                           schedulers.size(), u.nodename, core_count(), fs::absolute(out).string());
+  driver.run(apps, schedulers);
+  return driver.report(apps, schedulers);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"Head-to-head: naive, expert, Halide 14's Mullapudi2016 and Adams2019, and candor on every example "
+               "app, measured side by side (child processes, verified, median of timed runs)"};
+  Options o;
+  ChildOptions c;
+  std::string one;
+  cli.add_option("--apps", o.apps, "comma-separated apps (default: all; see `candor apps`)");
+  cli.add_option("--out", o.out_dir, "output folder (cells.jsonl/csv, summary.csv, plot)")->capture_default_str();
+  cli.add_option("--budget", o.budget, "candor search budget")->capture_default_str();
+  cli.add_option("--autotune-seconds", o.autotune_seconds,
+                 "add the autotuned candor column, allowing it this many seconds per app (0: off)")
+      ->capture_default_str();
+  cli.add_option("--autotune-count", o.autotune_count, "schedules the autotuned candor benchmarks")
+      ->capture_default_str();
+  cli.add_option("--runs", o.runs, "timed runs per measurement (median)")->capture_default_str()->check(CLI::PositiveNumber);
+  cli.add_option("--warmup", o.warmup, "untimed runs first")->capture_default_str();
+  cli.add_option("--timeout", o.timeout, "seconds per stock-autoscheduler cell")->capture_default_str();
+  cli.add_option("--measure-timeout", o.measure_timeout, "seconds per other measurement")->capture_default_str();
+  cli.add_option("--adams-beam-size", o.adams_beam_size, "HL_BEAM_SIZE for Adams2019 (0: its default)")
+      ->capture_default_str();
+  cli.add_option("--schedulers", o.schedulers, "comma-separated subset of the contenders");
+  cli.add_option("--candor", o.candor, "the candor executable (default: next to this one)");
+  cli.add_flag("--fresh", o.fresh, "forget the results of earlier runs in --out");
+  cli.add_flag("--retry-failed", o.retry_failed, "rerun the cells that failed before");
+  cli.add_flag("--quick", o.quick, "smoke test: 3 runs, 2 s candor budget, Adams2019 beam size 1");
+  cli.add_flag("--no-plot", o.no_plot, "do not run gnuplot");
+  // Child mode (internal).
+  cli.add_option("--one", one, "(internal) measure one app in this process")->group("");
+  cli.add_option("--scheduler", c.scheduler, "(internal)")->group("");
+  cli.add_option("--schedule-file", c.schedule_file, "(internal)")->group("");
+  CLI11_PARSE(cli, argc, argv);
+  if (!one.empty()) {
+    c.app = one;
+    c.runs = o.runs;
+    c.warmup = o.warmup;
+    c.adams_beam_size = o.adams_beam_size;
+    return child_main(c);
+  }
+  try {
+    return driver_main(o);
+  } catch (const std::exception& e) {
+    std::cerr << "head_to_head: error: " << e.what() << "\n";
+    return 1;
+  }
+}
