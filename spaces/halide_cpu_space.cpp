@@ -131,6 +131,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
         if (l == 1) in.second.push_back({lo});
         if (loops[l].is_pure) in.pure.push_back({lo});
         in.tile_sizes[{lo}] = tile_sizes_for(loops[l].extent, loops[l].is_pure);
+        in.extent[{lo}] = loops[l].extent;
       }
     }
   }

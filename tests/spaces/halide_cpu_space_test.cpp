@@ -48,7 +48,7 @@ TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
   hb::RunOptions options;
   options.warmup_runs = 0;
   options.timed_runs = 1;
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < 4; ++i) {
     std::optional<Candidate> c = random_dive(space, rng);
     ASSERT_TRUE(c) << "dive " << i << " failed";
     ASSERT_TRUE(space.satisfies_all(*c));

@@ -1,0 +1,63 @@
+// Every search engine, on every example app, with a small budget: the schedule it returns
+// compiles and matches the reference output; branch-and-bound reports how much of the
+// tree its bound pruned.
+#include <gtest/gtest.h>
+
+#include "apps.h"
+#include "halide_bridge/compile.h"
+#include "halide_bridge/directives.h"
+#include "models/halide/machine.h"
+#include "scheduler.h"
+
+namespace {
+
+namespace hb = candor::halide_bridge;
+
+const candor::models::halide::MachineDescription& machine() {
+  static const auto m = candor::models::halide::load_or_calibrate(candor::models::halide::default_machine_path());
+  return m;
+}
+
+class SearchOnApps : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SearchOnApps, EverySearchReturnsAScheduleThatMatchesTheReference) {
+  const hb::App* app = candor::apps::find_app(GetParam());
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  hb::Outputs reference = hb::reference_outputs(*app, target);
+  hb::RunOptions options;
+  options.warmup_runs = 0;
+  options.timed_runs = 1;
+  for (const char* engine : {"greedy", "beam:width=4,passes=2", "mb2fbs:beta1=4", "mcts:iterations=8,ensemble=2",
+                             "dfbb", "bfbb"}) {
+    candor::scheduler::ScheduleRequest request;
+    request.search = engine;
+    request.budget.seconds = 2;
+    request.budget.max_expanded = 400;
+    candor::scheduler::ScheduleOutcome outcome = candor::scheduler::schedule_kernel(kd, machine(), request);
+    ASSERT_FALSE(outcome.candidates.empty()) << engine;
+    const auto& best = outcome.candidates.front();
+    EXPECT_LE(outcome.root_lower_bound_seconds, best.predicted_seconds * (1 + 1e-9)) << engine;
+    hb::EvalResult result = hb::evaluate_schedule(*app, best.schedule, kd, reference, target, options);
+    EXPECT_TRUE(result.ok) << engine << ": " << result.failed_step << ": " << result.error << "\n"
+                           << hb::print_schedule(best.schedule, kd);
+    if (std::string(engine) == "dfbb" || std::string(engine) == "bfbb") {
+      const auto& s = outcome.stats;
+      std::printf("[ bound    ] %s %s: created %lld, pruned by the bound %lld (%.1f%%)\n", GetParam().c_str(),
+                  engine, static_cast<long long>(s.created), static_cast<long long>(s.pruned_by_bound),
+                  s.created ? 100.0 * s.pruned_by_bound / s.created : 0.0);
+    }
+  }
+}
+
+std::vector<std::string> app_names() {
+  std::vector<std::string> names;
+  for (const hb::App& app : candor::apps::all_apps()) names.push_back(app.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Apps, SearchOnApps, ::testing::ValuesIn(app_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
