@@ -113,7 +113,7 @@ std::vector<Directive> lower(const Schedule& schedule, const KernelDescription& 
         d.tail = sp.tail;
         out.push_back(d);
       }
-      if (!ss.order.empty()) {
+      if (ss.order.size() >= 2) {  // one loop has one order (and reorder(x) is not valid C++)
         Directive d = make(Op::Reorder, f.name, stage);
         for (const std::string& v : ss.order) d.vars.push_back(ref(v));
         out.push_back(d);
