@@ -85,6 +85,20 @@ class Bounder {
     const double bw = m_.best_bandwidth_for(t.bytes);
     t.level = m_.bandwidth.empty() ? "" : m_.level_for(t.bytes).level;
     t.memory_s = bw > 0 ? t.bytes / bw : 0;
+    // A Func that can only be computed at the root writes its whole buffer once (its region
+    // at least), at best at the read bandwidth of the fastest level that holds that buffer
+    // (stores are no faster than loads). These writes happen in stages that run one after
+    // another (assumption 6), so they add up; they may overlap with the input and output
+    // traffic, so memory is the larger of the two (assumption 8).
+    double root_writes_s = 0;
+    for (const hb::FuncInfo& f : kd_.funcs) {
+      const FuncView* fv = find(f.name);
+      if (f.is_output || !fv || fv->where.bits != (1u << static_cast<int>(Where::Root))) continue;
+      const double bytes = double(f.points()) * f.bytes_per_point;
+      const double buffer_bw = m_.best_bandwidth_for(bytes);
+      if (buffer_bw > 0) root_writes_s += bytes / buffer_bw;
+    }
+    t.memory_s = std::max(t.memory_s, root_writes_s);
     return t;
   }
 

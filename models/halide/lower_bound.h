@@ -14,7 +14,8 @@
 //    root; fewer when the parallel loop has fewer iterations than cores).
 //  * memory: the bytes that must move (inputs read once, outputs written once) at the
 //    fastest measured read bandwidth of a level that can hold them all (benchmarks rerun
-//    the pipeline, so small data stays in cache).
+//    the pipeline, so small data stays in cache); or, when larger, the writes of the
+//    buffers of Funcs fixed at the root, each at the bandwidth of a level that holds it.
 //
 // Assumptions that make it admissible, in full:
 //  1. The machine description's peaks are attainable maxima: no Halide schedule runs an
@@ -38,6 +39,8 @@
 //     loops when it can (checked on Halide 14's output: ymm code for an unvectorized stage),
 //     so every stage is bounded at SIMD rates. 32-bit float operations are bounded by the
 //     faster of the measured float32 and int32 SIMD rates (same pipes, same lanes).
+//  8. Input/output traffic and the writes of root buffers may overlap in time; only the
+//     larger of the two counts.
 #pragma once
 
 #include <string>

@@ -3,6 +3,8 @@
 // tree its bound pruned.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "apps.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
@@ -29,19 +31,22 @@ TEST_P(SearchOnApps, EverySearchReturnsAScheduleThatMatchesTheReference) {
   hb::RunOptions options;
   options.warmup_runs = 0;
   options.timed_runs = 1;
+  std::set<std::string> verified;  // engines often agree: each distinct schedule compiles once
   for (const char* engine : {"greedy", "beam:width=4,passes=2", "mb2fbs:beta1=4", "mcts:iterations=8,ensemble=2",
                              "dfbb", "bfbb"}) {
     candor::scheduler::ScheduleRequest request;
     request.search = engine;
-    request.budget.seconds = 2;
-    request.budget.max_expanded = 400;
+    request.budget.seconds = 1;
+    request.budget.max_expanded = 300;
     candor::scheduler::ScheduleOutcome outcome = candor::scheduler::schedule_kernel(kd, machine(), request);
     ASSERT_FALSE(outcome.candidates.empty()) << engine;
     const auto& best = outcome.candidates.front();
     EXPECT_LE(outcome.root_lower_bound_seconds, best.predicted_seconds * (1 + 1e-9)) << engine;
-    hb::EvalResult result = hb::evaluate_schedule(*app, best.schedule, kd, reference, target, options);
-    EXPECT_TRUE(result.ok) << engine << ": " << result.failed_step << ": " << result.error << "\n"
-                           << hb::print_schedule(best.schedule, kd);
+    const std::string source = hb::print_schedule(best.schedule, kd);
+    if (verified.insert(source).second) {
+      hb::EvalResult result = hb::evaluate_schedule(*app, best.schedule, kd, reference, target, options);
+      EXPECT_TRUE(result.ok) << engine << ": " << result.failed_step << ": " << result.error << "\n" << source;
+    }
     if (std::string(engine) == "dfbb" || std::string(engine) == "bfbb") {
       const auto& s = outcome.stats;
       std::printf("[ bound    ] %s %s: created %lld, pruned by the bound %lld (%.1f%%)\n", GetParam().c_str(),
