@@ -210,3 +210,23 @@ TEST(GeneratedSpaceInput, BadInputIsRejectedWithAClearMessage) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(GeneratedSpacePrinting, PrintsEveryChoiceWithItsRemainingValues) {
+  namespace sp = candor::spaces::ordering;
+  sp::Input in;
+  in.item_count = 3;
+  in.item_names = {"load", "mul", "store"};
+  in.before = {{0, 1}, {1, 2}};
+  sp::GeneratedSpace space(in);
+  std::optional<candor::Candidate> root = space.root();
+  ASSERT_TRUE(root);
+  const std::string text = space.print(*root);
+  // Dependencies and transitivity fix the order; `together` stays open.
+  EXPECT_NE(text.find("order(load, mul) = {BEFORE}\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("order(load, store) = {BEFORE}\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("together(mul, store) = {NO, YES}\n"), std::string::npos) << text;
+}
+
+}  // namespace
