@@ -116,3 +116,28 @@ TEST(BasicBlockSpace, EverySearchReturnsAValidOrderOnA120InstructionBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+// Budget::keep_top: the best distinct implementations, cheapest first, the best among them.
+TEST(BasicBlockSpace, SearchesKeepTheirBestDistinctImplementations) {
+  models::BasicBlock block = random_block(6, 3, 0.2);
+  BasicBlockSpace space(block);
+  models::BasicBlockObjective objective(block, space.encoding());
+  models::NextInstructionBrancher brancher(block, space.encoding());
+  candor::Budget budget;
+  budget.keep_top = 5;
+  candor::SearchResult r = candor::make_search("exhaustive")->run(space, *space.root(), objective, brancher, budget);
+  ASSERT_EQ(r.top.size(), 5u);
+  EXPECT_EQ(r.top.front().first, r.best_cost);
+  for (size_t i = 0; i < r.top.size(); ++i) {
+    EXPECT_TRUE(space.satisfies_all(r.top[i].second));
+    EXPECT_EQ(objective.cost(space, r.top[i].second), r.top[i].first);
+    for (size_t j = i + 1; j < r.top.size(); ++j) {
+      EXPECT_LE(r.top[i].first, r.top[j].first);
+      EXPECT_FALSE(r.top[i].second == r.top[j].second);
+    }
+  }
+}
+
+}  // namespace
