@@ -1,0 +1,76 @@
+#include "plugin_options.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "engines.h"
+#include "tools/candor/budget.h"
+
+namespace candor::scheduler {
+
+std::optional<std::string> process_environment(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (!value) return std::nullopt;
+  return std::string(value);
+}
+
+namespace {
+
+// parse_budget's messages name the command-line option; name the variable instead.
+std::string rename_option(std::string message, const std::string& variable) {
+  const std::string option = "--budget";
+  if (message.rfind(option, 0) == 0) message.replace(0, option.size(), variable);
+  return message;
+}
+
+}  // namespace
+
+PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const EnvReader& env) {
+  PluginOptions o;
+  if (auto autotune = env("CANDOR_AUTOTUNE"); autotune && !autotune->empty() && *autotune != "0") {
+    throw std::invalid_argument(
+        "CANDOR_AUTOTUNE=" + *autotune +
+        ": the plugin cannot autotune, since a generator has no input data to benchmark schedules on; "
+        "unset it (the plugin schedules with the cost model), or autotune an example app with "
+        "`candor search APP --autotune N`");
+  }
+  if (auto search = env("CANDOR_SEARCH"); search && !search->empty()) o.search = *search;
+  try {
+    make_search(o.search);  // reject a bad spec before any work
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("CANDOR_SEARCH=") + o.search + ": " + e.what());
+  }
+
+  std::string budget = "time=30s";
+  if (auto b = env("CANDOR_BUDGET"); b && !b->empty()) budget = *b;
+  try {
+    o.budget = cli::parse_budget(budget);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(rename_option(e.what(), "CANDOR_BUDGET"));
+  }
+  if (auto seed = env("CANDOR_SEED"); seed && !seed->empty()) {
+    size_t used = 0;
+    unsigned long long value = 0;
+    try {
+      value = std::stoull(*seed, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != seed->size() || (*seed)[0] == '-') {
+      throw std::invalid_argument("CANDOR_SEED needs a non-negative integer, got '" + *seed + "'");
+    }
+    o.budget.seed = value;
+  }
+
+  if (auto machine = env("CANDOR_MACHINE"); machine && !machine->empty()) {
+    o.machine_path = *machine;
+  } else if (!plugin_dir.empty()) {
+    o.machine_path = (plugin_dir.parent_path() / "machine.json").string();
+  } else {
+    o.machine_path = "machine.json";
+  }
+  if (auto verbose = env("CANDOR_VERBOSE"); verbose && !verbose->empty() && *verbose != "0") o.verbose = true;
+  return o;
+}
+
+}  // namespace candor::scheduler

@@ -1,0 +1,39 @@
+// The knobs of the autoscheduler plugin (plugin.cpp), read from CANDOR_* environment
+// variables since a generator's command line has no room for them:
+//   CANDOR_SEARCH   search engine spec, as `candor search --search` (default: beam)
+//   CANDOR_BUDGET   limits, as `candor search --budget`: time=10s,nodes=N,kept=N,seed=N
+//                   (default: time=30s)
+//   CANDOR_SEED     the search's seed (overrides a seed= in CANDOR_BUDGET)
+//   CANDOR_MACHINE  machine description (default: machine.json in the directory above the
+//                   plugin's, i.e. build/machine.json; calibrated there if missing)
+//   CANDOR_VERBOSE  1: also print the schedule source to stderr
+//   CANDOR_AUTOTUNE rejected: a generator has no input data to benchmark schedules on.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "search.h"
+
+namespace candor::scheduler {
+
+struct PluginOptions {
+  std::string search = "beam";
+  Budget budget;  // seconds = 30 unless CANDOR_BUDGET says otherwise
+  std::string machine_path;
+  bool verbose = false;
+};
+
+// Reads a variable; nullopt when unset.
+using EnvReader = std::function<std::optional<std::string>(const std::string& name)>;
+std::optional<std::string> process_environment(const std::string& name);
+
+// `plugin_dir` is the plugin's directory (the machine description defaults to
+// plugin_dir/../machine.json). Throws std::invalid_argument with a message naming the
+// variable for a bad value or for CANDOR_AUTOTUNE.
+PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir,
+                                  const EnvReader& env = process_environment);
+
+}  // namespace candor::scheduler

@@ -1,0 +1,21 @@
+# Runs a generator that must fail: a non-zero exit status (not a signal: no crash) and the
+# expected message on stderr. Invoked by ctest as
+#   cmake -DCOMMAND=<|-separated arguments> -DENV=<VAR=value|...> -DEXPECT=<regex> -P expect_failure.cmake
+string(REPLACE "|" ";" COMMAND "${COMMAND}")
+string(REPLACE "|" ";" ENV "${ENV}")
+if(ENV)
+  set(command ${CMAKE_COMMAND} -E env ${ENV} ${COMMAND})
+else()
+  set(command ${COMMAND})
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message(STATUS "exit status: ${status}\nstderr:\n${err}")
+if(NOT status MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "the generator crashed (${status}) instead of failing with a message")
+endif()
+if(status EQUAL 0)
+  message(FATAL_ERROR "the generator succeeded; it should have failed")
+endif()
+if(NOT err MATCHES "${EXPECT}")
+  message(FATAL_ERROR "stderr does not match '${EXPECT}'")
+endif()
