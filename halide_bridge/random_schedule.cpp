@@ -125,12 +125,25 @@ class CpuSampler {
     fs.compute = Location::at(use.first, use.second, loops[at].var);
     // Sliding windows over a Func that reads an input can start before the input's min.
     if (!reads_input(kd_, fs_name_) && rng_.chance(o_.p_store_coarser)) {
-      // Storage may move out only up to the first parallel loop (else threads would race).
-      int limit = at;
-      while (limit < int(loops.size()) && loops[limit].annotation != LoopAnnotation::Parallel) ++limit;
-      const bool root_ok = limit == int(loops.size()) && !inside_parallel(use.first);
+      // Storage may move out only up to the first parallel loop (else threads would race),
+      // and not across a loop split from the same dimension as the compute loop (Halide
+      // 14 slides those windows wrongly; see validate.cpp): at most up to that loop.
+      int limit = at + 1;  // store candidates: [at, limit)
+      bool blocked = false;
+      for (; limit < int(loops.size()); ++limit) {
+        if (loops[limit].annotation == LoopAnnotation::Parallel) {
+          blocked = true;
+          break;
+        }
+        if (loops[limit].origin == loops[at].origin) {
+          ++limit;
+          blocked = true;
+          break;
+        }
+      }
+      const bool root_ok = !blocked && !inside_parallel(use.first);
       const int outer = at + rng_.below(limit - at + (root_ok ? 1 : 0));
-      if (outer < int(loops.size()) && outer < limit)
+      if (outer < limit)
         fs.store = Location::at(use.first, use.second, loops[outer].var);
       else if (root_ok)
         fs.store = Location::root();
