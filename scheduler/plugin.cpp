@@ -70,6 +70,10 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   const auto start = std::chrono::steady_clock::now();
   const PluginOptions options = read_plugin_options(plugin_directory());
 
+  if (target.has_gpu_feature()) {
+    std::cerr << "[candor] warning: target " << target.to_string()
+              << " has a GPU feature, but the plugin schedules for the CPU only (the pipeline will run on the host)\n";
+  }
   hb::KernelDescription kd = hb::describe_pipeline(pipeline, target);
   const models::halide::MachineDescription machine = models::halide::load_or_calibrate(options.machine_path);
 
