@@ -159,7 +159,9 @@ MachineDescription load_machine(const std::string& path) {
 void save_machine(const MachineDescription& m, const std::string& path) {
   const std::filesystem::path p(path);
   if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  const std::string tmp = path + ".tmp";
+  // A temporary of this process's own: two processes calibrating at once each rename a
+  // complete file into place, the last one wins.
+  const std::string tmp = path + "." + std::to_string(getpid()) + ".tmp";
   {
     std::ofstream out(tmp);
     if (!out) throw std::runtime_error("cannot write machine description '" + path + "'");
