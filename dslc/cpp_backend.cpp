@@ -177,6 +177,7 @@ class Backend {
                                        const std::vector<bool>& bound_by_binding) const;
   void emit_choice_ref(Emitter& e, const std::string& name, int choice,
                        const std::vector<dsl::VarIndex>& args, const std::string& on_diag);
+  std::string emit_literal_operands(Emitter& e, const Literal& lit);
   void emit_literal_truth(Emitter& e, const Literal& lit, int index);
   void emit_literal_enforce(Emitter& e, const Literal& lit);
   void emit_watch_guard(Emitter& e, const Literal& lit);
@@ -279,31 +280,36 @@ void Backend::emit_choice_ref(Emitter& e, const std::string& name, int choice,
   if (decl.symmetry != Symmetry::None) e.line("if ({}.diagonal) {}", name, on_diag);
 }
 
+// Declares a choice literal's operands: `r` and `mask` for a literal on one variable
+// (returning the expression of the mask's words), `a` and `b` for a relation (returning "").
+std::string Backend::emit_literal_operands(Emitter& e, const Literal& lit) {
+  if (lit.kind == Literal::Kind::ChoiceRelation) {
+    emit_choice_ref(e, "a", lit.choice, lit.args, "return;");
+    emit_choice_ref(e, "b", lit.rhs_choice, lit.rhs_args, "return;");
+    return "";
+  }
+  emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
+  if (lit.kind == Literal::Kind::ChoiceValues) {
+    e.line("const candor::Word mask = r.mirrored ? {} : {};", word_literal(value_mask(lit, true)),
+           word_literal(value_mask(lit, false)));
+    return "&mask";
+  }
+  e.line("const std::vector<candor::Word> mask = compare_mask(r.var, {}, {});", relation(lit.op),
+         int_expr(lit.rhs_expr));
+  return "mask.data()";
+}
+
 // Evaluates literal `index` of a clause: returns from the propagator when it is true,
 // counts it when still open.
 void Backend::emit_literal_truth(Emitter& e, const Literal& lit, int index) {
   e.open(fmt::format("if (known_false != {}) {{", index));
-  switch (lit.kind) {
-    case Literal::Kind::ChoiceValues:
-      emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
-      e.line("const candor::Word mask = r.mirrored ? {} : {};", word_literal(value_mask(lit, true)),
-             word_literal(value_mask(lit, false)));
-      e.line("const candor::Truth t = candor::literal_in(ctx, r.var, &mask);");
-      break;
-    case Literal::Kind::ChoiceCompare:
-      emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
-      e.line("const std::vector<candor::Word> mask = compare_mask(r.var, {}, {});",
-             relation(lit.op), int_expr(lit.rhs_expr));
-      e.line("const candor::Truth t = candor::literal_in(ctx, r.var, mask.data());");
-      break;
-    case Literal::Kind::ChoiceRelation:
-      emit_choice_ref(e, "a", lit.choice, lit.args, "return;");
-      emit_choice_ref(e, "b", lit.rhs_choice, lit.rhs_args, "return;");
-      e.line("const candor::Truth t = candor::relation_truth(ctx, a.var, var_ints(a.var), {}, "
-             "b.var, var_ints(b.var));",
-             relation(lit.op));
-      break;
-    default: break;
+  const std::string mask = emit_literal_operands(e, lit);
+  if (lit.kind == Literal::Kind::ChoiceRelation) {
+    e.line("const candor::Truth t = candor::relation_truth(ctx, a.var, var_ints(a.var), {}, "
+           "b.var, var_ints(b.var));",
+           relation(lit.op));
+  } else {
+    e.line("const candor::Truth t = candor::literal_in(ctx, r.var, {});", mask);
   }
   e.line("if (t == candor::Truth::True) return;");
   e.line("if (t == candor::Truth::Unknown && ++open > 1) return;");
@@ -315,42 +321,20 @@ void Backend::emit_literal_truth(Emitter& e, const Literal& lit, int index) {
 // false; until then its watcher has nothing to do and skips the scan. (Relations are not
 // skipped: a narrowed side may need the other side narrowed again.)
 void Backend::emit_watch_guard(Emitter& e, const Literal& lit) {
-  if (lit.kind != Literal::Kind::ChoiceValues && lit.kind != Literal::Kind::ChoiceCompare) return;
+  if (lit.kind == Literal::Kind::ChoiceRelation) return;
   e.open("{");
-  emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
-  if (lit.kind == Literal::Kind::ChoiceValues) {
-    e.line("const candor::Word mask = r.mirrored ? {} : {};", word_literal(value_mask(lit, true)),
-           word_literal(value_mask(lit, false)));
-    e.line("if (candor::literal_in(ctx, r.var, &mask) != candor::Truth::False) return;");
-  } else {
-    e.line("const std::vector<candor::Word> mask = compare_mask(r.var, {}, {});", relation(lit.op),
-           int_expr(lit.rhs_expr));
-    e.line("if (candor::literal_in(ctx, r.var, mask.data()) != candor::Truth::False) return;");
-  }
+  const std::string mask = emit_literal_operands(e, lit);
+  e.line("if (candor::literal_in(ctx, r.var, {}) != candor::Truth::False) return;", mask);
   e.close();
 }
 
 void Backend::emit_literal_enforce(Emitter& e, const Literal& lit) {
-  switch (lit.kind) {
-    case Literal::Kind::ChoiceValues:
-      emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
-      e.line("const candor::Word mask = r.mirrored ? {} : {};", word_literal(value_mask(lit, true)),
-             word_literal(value_mask(lit, false)));
-      e.line("ctx.restrict(r.var, &mask);");
-      break;
-    case Literal::Kind::ChoiceCompare:
-      emit_choice_ref(e, "r", lit.choice, lit.args, "return;");
-      e.line("const std::vector<candor::Word> mask = compare_mask(r.var, {}, {});",
-             relation(lit.op), int_expr(lit.rhs_expr));
-      e.line("ctx.restrict(r.var, mask.data());");
-      break;
-    case Literal::Kind::ChoiceRelation:
-      emit_choice_ref(e, "a", lit.choice, lit.args, "return;");
-      emit_choice_ref(e, "b", lit.rhs_choice, lit.rhs_args, "return;");
-      e.line("candor::enforce_relation(ctx, a.var, var_ints(a.var), {}, b.var, var_ints(b.var));",
-             relation(lit.op));
-      break;
-    default: break;
+  const std::string mask = emit_literal_operands(e, lit);
+  if (lit.kind == Literal::Kind::ChoiceRelation) {
+    e.line("candor::enforce_relation(ctx, a.var, var_ints(a.var), {}, b.var, var_ints(b.var));",
+           relation(lit.op));
+  } else {
+    e.line("ctx.restrict(r.var, {});", mask);
   }
 }
 
