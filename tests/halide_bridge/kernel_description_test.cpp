@@ -205,3 +205,37 @@ TEST(KernelDescription, SerialisesToJson) {
 
 }  // namespace
 }  // namespace candor::halide_bridge
+
+namespace candor::halide_bridge {
+namespace {
+
+// Unnamed Funcs, Vars and RDoms get per-process counters in Halide; canonical names must
+// not depend on them.
+Halide::Pipeline anonymous_pipeline() {
+  Halide::ImageParam in(Halide::Int(32), 1, "in");
+  in.set_estimates({{0, 16}});
+  Halide::Func f, g;
+  Halide::Var x;
+  Halide::RDom r(0, 4);
+  f(x) = in(x) * 2;
+  g(x) = 0;
+  g(x) += f(x + r);
+  g.set_estimates({{0, 12}});
+  return Halide::Pipeline(g);
+}
+
+TEST(KernelDescription, CanonicalNamesAreStableAcrossInstances) {
+  const Halide::Target t("x86-64-linux-avx2-sse41");
+  nlohmann::json a = describe_pipeline(anonymous_pipeline(), t);
+  nlohmann::json b = describe_pipeline(anonymous_pipeline(), t);
+  EXPECT_NE(a["funcs"][1]["halide_name"], b["funcs"][1]["halide_name"]);
+  for (auto* j : {&a, &b})
+    for (auto& f : (*j)["funcs"]) f.erase("halide_name");
+  EXPECT_EQ(a.dump(), b.dump());
+  const auto& loops = a["funcs"].back()["stages"][1]["loops"];
+  EXPECT_EQ(loops[0]["var"], "r_x");  // RDom r42$x
+  EXPECT_EQ(loops[1]["var"], "v0");   // Var v17 at argument 0
+}
+
+}  // namespace
+}  // namespace candor::halide_bridge
