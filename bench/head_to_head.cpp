@@ -480,7 +480,7 @@ class Driver {
       for (const std::string& s : schedulers) {
         int n = 0;
         const double g = vs_base ? geomean_ratio(s, kBaseline, &n) : geomean_ratio("naive", s, &n);
-        row += fmt::format(" {:>10}", std::isnan(g) ? std::string("-") : fmt::format("{:.3f} ({})", g, n));
+        row += fmt::format(" {:>10}", std::isnan(g) ? std::string("-") : fmt::format("{:.3g} ({})", g, n));
       }
       std::cout << row << "\n";
     };
