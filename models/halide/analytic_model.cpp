@@ -13,6 +13,20 @@ namespace candor::models::halide {
 namespace hb = candor::halide_bridge;
 using namespace detail;
 
+std::vector<double> access_footprint(const hb::Edge& e, const std::vector<double>& len) {
+  std::vector<double> w;
+  for (size_t d = 0; d < e.footprint.size(); ++d) {
+    const hb::AccessDim& a = e.footprint[d];
+    double width = double(a.width());
+    if (a.affine)
+      for (size_t i = 0; i < a.coeffs.size() && i < len.size(); ++i)
+        width += std::fabs(a.coeffs[i].value()) * std::max(0.0, len[i] - 1);
+    const double whole = d < e.required.size() ? double(e.required[d].extent()) : width;
+    w.push_back(std::max(1.0, std::min(width, whole)));
+  }
+  return w;
+}
+
 namespace {
 
 // The choices of one stage once resolved (fixed, or optimistically completed).
@@ -82,17 +96,7 @@ class Evaluator {
   // Extent of each producer dimension read by `e` when the consumer's loops cover `len`
   // points each (by consumer loop index), clamped to what exists of the producer.
   std::vector<double> footprint(const hb::Edge& e, const std::vector<double>& len) const {
-    std::vector<double> w;
-    for (size_t d = 0; d < e.footprint.size(); ++d) {
-      const hb::AccessDim& a = e.footprint[d];
-      double width = double(a.width());
-      if (a.affine)
-        for (size_t i = 0; i < a.coeffs.size() && i < len.size(); ++i)
-          width += std::fabs(a.coeffs[i].value()) * std::max(0.0, len[i] - 1);
-      const double whole = d < e.required.size() ? double(e.required[d].extent()) : width;
-      w.push_back(std::max(1.0, std::min(width, whole)));
-    }
-    return w;
+    return access_footprint(e, len);
   }
 
   // Per-production loop extents of the stages of Func `p` when it covers the footprint of
@@ -563,6 +567,14 @@ class Evaluator {
       const size_t u = ch.vectorize ? 1 : 0;
       inner_iters /= std::max<double>(1, std::min<double>(ext[u], ch.subtile[u]));
     }
+    c.realizations = k == 0 ? s.realizations : 0;
+    c.buffer_bytes = s.buffer_bytes;
+    c.parallel_tasks = tasks;
+    c.loads_per_point = loads_per_point;
+    c.innermost_iterations = inner_iters;
+    c.vector_width = vw;
+    c.extents = ext;
+    c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
     c.total_s = std::max(c.compute_s, c.load_s + c.store_s) + c.parallel_s + c.allocation_s + c.loop_s;

@@ -62,6 +62,15 @@ struct StageCost {
   double allocation_s = 0;
   double loop_s = 0;
   double total_s = 0;      // max(compute, load + store) + overheads
+  // The resolved schedule behind these terms (read by the featurization, features.h).
+  double realizations = 1;     // allocations of the Func's buffer (stage 0 carries them)
+  double buffer_bytes = 0;     // bytes of one allocation
+  double parallel_tasks = 0;   // iterations of the parallel loop (0: not parallel)
+  double loads_per_point = 0;  // producer loads per point, through inlined Funcs
+  double innermost_iterations = 0;  // innermost loop iterations (vectors, unroll folded)
+  int vector_width = 1;
+  std::vector<double> extents;     // per production, per loop (innermost first)
+  std::vector<double> inner_tile;  // the inner band's lengths per loop (innermost tile)
 };
 
 struct Prediction {
@@ -86,6 +95,10 @@ class AnalyticModel {
   MachineDescription machine_;
   AnalyticModelOptions options_;
 };
+
+// Extent of each producer dimension that `e` reads when the consumer's loops cover `len`
+// points each (by consumer loop index), clamped to what is required of the producer.
+std::vector<double> access_footprint(const halide_bridge::Edge& e, const std::vector<double>& len);
 
 // The batched API with an explicit machine description.
 void predict(const halide_bridge::KernelDescription& kd, const std::vector<ScheduleView>& views,
