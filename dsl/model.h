@@ -109,6 +109,19 @@ struct IntExpr {
 
 enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
 
+// The operator as written in specs (and in C++).
+inline const char* to_string(CompareOp op) {
+  switch (op) {
+    case CompareOp::Eq: return "==";
+    case CompareOp::Ne: return "!=";
+    case CompareOp::Lt: return "<";
+    case CompareOp::Le: return "<=";
+    case CompareOp::Gt: return ">";
+    case CompareOp::Ge: return ">=";
+  }
+  return "?";
+}
+
 // A literal of a clause. Negation has already been folded in by the front end (e.g.
 // `not c(x) is V` becomes ChoiceIn with the complementary value set, `not a < b` becomes
 // a >= b), except for static facts which keep a `negated` flag.

@@ -58,18 +58,6 @@ std::string plural(std::size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-const char* op_text(CompareOp op) {
-  switch (op) {
-    case CompareOp::Eq: return "==";
-    case CompareOp::Ne: return "!=";
-    case CompareOp::Lt: return "<";
-    case CompareOp::Le: return "<=";
-    case CompareOp::Gt: return ">";
-    case CompareOp::Ge: return ">=";
-  }
-  return "?";
-}
-
 // not (a op b)  ==  a inverted(op) b
 CompareOp inverted(CompareOp op) {
   switch (op) {
@@ -983,7 +971,7 @@ class Checker {
       if (lhs->kind != K::Object || rhs->kind != K::Object) return mismatch();
       if (lit.op != CompareOp::Eq && lit.op != CompareOp::Ne) {
         error(lit.op_loc, std::string("objects can only be compared with '==' or '!=', not '") +
-                              op_text(lit.op) + "'");
+                              to_string(lit.op) + "'");
         return std::nullopt;
       }
       int a = scope.vars[lhs->var].set, b = scope.vars[rhs->var].set;
@@ -1054,7 +1042,7 @@ class Checker {
         }
         if (op != CompareOp::Eq && op != CompareOp::Ne) {
           error(lit.op_loc, std::string("enum choices can only be compared with '==' or "
-                                        "'!=', not '") + op_text(lit.op) + "'");
+                                        "'!=', not '") + to_string(lit.op) + "'");
           return std::nullopt;
         }
       }

@@ -40,18 +40,6 @@ class Emitter {
   int indent_ = 0;
 };
 
-const char* cpp_op(CompareOp op) {
-  switch (op) {
-    case CompareOp::Eq: return "==";
-    case CompareOp::Ne: return "!=";
-    case CompareOp::Lt: return "<";
-    case CompareOp::Le: return "<=";
-    case CompareOp::Gt: return ">";
-    case CompareOp::Ge: return ">=";
-  }
-  return "==";
-}
-
 const char* relation(CompareOp op) {
   switch (op) {
     case CompareOp::Eq: return "candor::Relation::Eq";
@@ -137,9 +125,9 @@ class Backend {
     switch (lit.kind) {
       case Literal::Kind::Fact: return fact_expr(lit);
       case Literal::Kind::ObjectCompare:
-        return fmt::format("x[{}] {} x[{}]", lit.lhs_var, cpp_op(lit.op), lit.rhs_var);
+        return fmt::format("x[{}] {} x[{}]", lit.lhs_var, dsl::to_string(lit.op), lit.rhs_var);
       case Literal::Kind::StaticCompare:
-        return fmt::format("{} {} {}", int_expr(lit.lhs_expr), cpp_op(lit.op), int_expr(lit.rhs_expr));
+        return fmt::format("{} {} {}", int_expr(lit.lhs_expr), dsl::to_string(lit.op), int_expr(lit.rhs_expr));
       default: return "false";
     }
   }
