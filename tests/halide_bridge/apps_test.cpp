@@ -46,7 +46,7 @@ class AppBridge : public ::testing::TestWithParam<std::string> {
                       testing::kRandomSchedulesPerApp);
   }
   int min_random() const { return std::min(env_int("CANDOR_BRIDGE_MIN_RANDOM_SCHEDULES", 5), max_random()); }
-  double budget_seconds() const { return env_int("CANDOR_BRIDGE_APP_BUDGET_S", 60); }
+  double budget_seconds() const { return env_int("CANDOR_BRIDGE_APP_BUDGET_S", 30); }
 };
 
 TEST_P(AppBridge, ReferenceExpertAndRandomSchedulesMatch) {
