@@ -94,7 +94,7 @@ inline ScheduleView root_view(const hb::KernelDescription& kd, const RootVariant
   for (size_t i = 0; i < kd.funcs.size(); ++i) {
     const hb::FuncInfo& f = kd.funcs[i];
     FuncView& fv = v.funcs[i];
-    const bool inl = r.inline_all && f.can_inline;
+    const bool inl = (r.inline_all && f.can_inline) || f.is_input_alias;
     fv.where = bits_of({int(inl ? Where::Inline : Where::Root)});
     fv.sliding = bits_of({0});
     for (size_t k = 0; k < f.stages.size(); ++k) {
@@ -119,7 +119,7 @@ inline hb::Schedule root_variant_schedule(const hb::KernelDescription& kd, const
   hb::Schedule s;
   for (const hb::FuncInfo& f : kd.funcs) {
     hb::FuncSchedule fs;
-    if (r.inline_all && f.can_inline) {
+    if ((r.inline_all && f.can_inline) || f.is_input_alias) {  // input aliases stay inline
       fs.compute = hb::Location::inlined();
       s.funcs[f.name] = fs;
       continue;
