@@ -672,28 +672,26 @@ void Backend::emit_naming(Emitter& e) {
   decl_switch("std::string GeneratedSpace::counter_decl_name(int decl) const", [&] {
     for (size_t c = 0; c < s_.counters.size(); ++c) e.line("case {}: return \"{}\";", c, s_.counters[c].name);
   });
-  e.open("std::string GeneratedSpace::object_name(int decl, int position, int object) const {");
-  e.line("static const std::vector<std::vector<int>> sets = {{");
-  for (const auto& c : s_.choices) {
-    std::vector<std::string> sets;
-    for (const auto& f : c.formals) sets.push_back(std::to_string(f.set));
-    e.line("    {{{}}},", join(sets));
-  }
-  e.line("}};");
-  e.line("return object_in_set(sets[decl][position], object);");
-  e.close();
-  e.blank();
-  e.open("std::string GeneratedSpace::counter_object_name(int decl, int position, int object) const {");
-  e.line("static const std::vector<std::vector<int>> sets = {{");
-  for (const auto& c : s_.counters) {
-    std::vector<std::string> sets;
-    for (const auto& f : c.formals) sets.push_back(std::to_string(f.set));
-    e.line("    {{{}}},", join(sets));
-  }
-  e.line("}};");
-  e.line("return object_in_set(sets[decl][position], object);");
-  e.close();
-  e.blank();
+  // Objects print by the set of the declaration's formal at that position.
+  auto object_namer = [&](const std::string& signature, const std::vector<const std::vector<dsl::Formal>*>& decls) {
+    e.open(signature + " {");
+    e.line("static const std::vector<std::vector<int>> sets = {{");
+    for (const auto* formals : decls) {
+      std::vector<std::string> sets;
+      for (const auto& f : *formals) sets.push_back(std::to_string(f.set));
+      e.line("    {{{}}},", join(sets));
+    }
+    e.line("}};");
+    e.line("return object_in_set(sets[decl][position], object);");
+    e.close();
+    e.blank();
+  };
+  std::vector<const std::vector<dsl::Formal>*> choice_formals, counter_formals;
+  for (const auto& c : s_.choices) choice_formals.push_back(&c.formals);
+  for (const auto& c : s_.counters) counter_formals.push_back(&c.formals);
+  object_namer("std::string GeneratedSpace::object_name(int decl, int position, int object) const", choice_formals);
+  object_namer("std::string GeneratedSpace::counter_object_name(int decl, int position, int object) const",
+               counter_formals);
   decl_switch("std::string GeneratedSpace::enum_value_name(int decl, int value) const", [&] {
     for (size_t c = 0; c < s_.choices.size(); ++c) {
       if (!s_.choices[c].is_enum) continue;
