@@ -1,0 +1,122 @@
+// The learned cost model of the Halide CPU space (Adams et al. 2019 §4: a small network that
+// predicts the coefficients of hand-designed cost terms, not the runtime itself).
+//
+// Per stage: named inputs (features of the featurization, stage_features.h, and the analytic
+// model's StageCost terms) -> signed log1p -> standardised with the training set's statistics
+// -> an MLP (ReLU hidden layers) -> softplus -> one non-negative coefficient per cost term.
+// A stage's time is sum_t coef_t * scale_t * value_t, where each cost term is a StageCost term
+// (seconds) or a raw count of the featurization (scaled to ~seconds); a pipeline's time is a
+// learned non-negative overhead plus the sum over its stages. Non-negative coefficients keep
+// the prediction monotone in every term, so more work never predicts a faster schedule.
+//
+// Weights are JSON (models/learned/weights.json, written by models/learned/train.py):
+//   {"format": "candor-learned-model-1",
+//    "feature_inputs": [names], "term_inputs": [names],   // MLP inputs, in this order
+//    "normalization": {"mean": [...], "std": [...]},      // per input, after signed log1p
+//    "layers": [{"weight": [[in] x out], "bias": [out]}, ...],  // ReLU between, softplus last
+//    "terms": [{"name": ..., "from": "terms"|"features", "scale": s}, ...],  // one per output
+//    "pipeline_overhead_s": s, "provenance": {...}}
+// Names are checked against this build's schema on load: a weights file that names a feature
+// or a term this build lacks is an error (retrain), never a silently shifted input.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analytic_model.h"
+#include "kernel_description.h"
+#include "machine.h"
+#include "schedule_view.h"
+#include "stage_features.h"
+
+namespace candor::models::learned {
+
+namespace mh = candor::models::halide;
+
+// The StageCost terms the learned model reads (AnalyticModel::explain), by name.
+#define CANDOR_COST_TERMS(X) X(compute_s) X(load_s) X(store_s) X(parallel_s) X(allocation_s) X(loop_s)
+inline constexpr int kNumCostTerms = 6;
+const std::vector<std::string>& cost_term_names();
+
+// What the model reads of one stage: its features and the analytic model's terms (all 0 for
+// a stage the analytic model inlines).
+struct StageRow {
+  std::array<double, mh::kNumFeatures> features{};
+  std::array<double, kNumCostTerms> terms{};
+};
+using PipelineRows = std::vector<StageRow>;
+
+// One row per stage of `kd` (featurize's order), the terms joined by (func, stage).
+PipelineRows stage_rows(const halide_bridge::KernelDescription& kd, const mh::ScheduleView& view,
+                        const mh::AnalyticModel& analytic);
+
+// The weights shipped in the repository (models/learned/weights.json; the path is compiled in).
+const std::string& default_weights_path();
+
+class LearnedModel {
+ public:
+  // Throws std::runtime_error with what is wrong (shape, unknown name, non-finite value).
+  static LearnedModel from_json(const nlohmann::json& j);
+  // Also throws when the file cannot be read or is not JSON; messages name the file.
+  static LearnedModel load(const std::string& path);
+  nlohmann::json to_json() const;
+
+  // Predicted seconds of each pipeline; every stage of every pipeline goes through the
+  // network in one batch.
+  void predict(const std::vector<const PipelineRows*>& batch, std::vector<double>& seconds) const;
+  double predict(const PipelineRows& rows) const;
+
+  int num_inputs() const { return int(input_index_.size()); }
+  const nlohmann::json& provenance() const { return provenance_; }
+
+ private:
+  struct Layer {
+    int in = 0, out = 0;
+    std::vector<float> weight_t;  // in x out (transposed: the inner loop runs over outputs)
+    std::vector<float> bias;
+  };
+  struct Term {
+    std::string name;
+    bool from_features = false;
+    int index = 0;  // into StageRow::features or StageRow::terms
+    double scale = 1;
+  };
+  // Input i reads features[index] (index < kNumFeatures) or terms[index - kNumFeatures].
+  std::vector<int> input_index_;
+  std::vector<std::string> feature_inputs_, term_inputs_;
+  std::vector<float> mean_, inv_std_;
+  std::vector<Layer> layers_;
+  std::vector<Term> terms_;
+  double pipeline_overhead_s_ = 0;
+  nlohmann::json provenance_;
+};
+
+// Where prediction time goes (featurization + analytic terms vs the network), for the
+// throughput report.
+struct PredictTiming {
+  double featurize_s = 0;
+  double network_s = 0;
+  long schedules = 0;
+};
+
+// The learned model on views of one pipeline: batched featurization, then one network batch.
+class LearnedCostModel {
+ public:
+  LearnedCostModel(LearnedModel model, mh::MachineDescription machine);
+
+  void predict(const halide_bridge::KernelDescription& kd, const std::vector<mh::ScheduleView>& views,
+               std::vector<double>& seconds, PredictTiming* timing = nullptr) const;
+  double predict(const halide_bridge::KernelDescription& kd, const mh::ScheduleView& view) const;
+
+  const LearnedModel& model() const { return model_; }
+
+ private:
+  LearnedModel model_;
+  mh::AnalyticModel analytic_;
+};
+
+}  // namespace candor::models::learned

@@ -1,0 +1,57 @@
+#include "model_eval.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace candor::models::learned {
+
+double r2(const std::vector<double>& measured, const std::vector<double>& predicted) {
+  if (measured.size() != predicted.size()) throw std::invalid_argument("r2: sizes differ");
+  if (measured.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double mean = 0;
+  for (double y : measured) mean += y;
+  mean /= double(measured.size());
+  double ss_res = 0, ss_tot = 0;
+  for (size_t i = 0; i < measured.size(); ++i) {
+    ss_res += (measured[i] - predicted[i]) * (measured[i] - predicted[i]);
+    ss_tot += (measured[i] - mean) * (measured[i] - mean);
+  }
+  return ss_tot > 0 ? 1 - ss_res / ss_tot : std::numeric_limits<double>::quiet_NaN();
+}
+
+Accuracy accuracy(const std::vector<const Sample*>& samples, const std::vector<double>& predicted_s,
+                  double tie_tolerance) {
+  if (samples.size() != predicted_s.size()) throw std::invalid_argument("accuracy: sizes differ");
+  Accuracy a;
+  a.samples = int(samples.size());
+  std::vector<double> measured_log, predicted_log;
+  std::map<std::string, std::vector<size_t>> by_pipeline;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    measured_log.push_back(std::log(samples[i]->runtime_ms * 1e-3));
+    predicted_log.push_back(std::log(std::max(predicted_s[i], 1e-30)));
+    by_pipeline[samples[i]->pipeline].push_back(i);
+  }
+  a.pipelines = int(by_pipeline.size());
+  a.r2_log = r2(measured_log, predicted_log);
+
+  const double tie = std::log1p(tie_tolerance);
+  double right = 0;
+  for (const auto& [name, idx] : by_pipeline) {
+    for (size_t x = 0; x < idx.size(); ++x) {
+      for (size_t y = x + 1; y < idx.size(); ++y) {
+        const size_t i = idx[x], j = idx[y];
+        const double dm = measured_log[j] - measured_log[i];
+        if (std::fabs(dm) <= tie) continue;
+        const double dp = predicted_s[j] - predicted_s[i];
+        ++a.pairs;
+        right += dp == 0 ? 0.5 : (dp > 0) == (dm > 0) ? 1 : 0;
+      }
+    }
+  }
+  a.pairwise = a.pairs ? right / double(a.pairs) : std::numeric_limits<double>::quiet_NaN();
+  return a;
+}
+
+}  // namespace candor::models::learned
