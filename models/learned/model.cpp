@@ -102,6 +102,10 @@ LearnedModel LearnedModel::from_json(const nlohmann::json& j) {
   const size_t n_in = m.input_index_.size();
   if (n_in == 0) bad("no inputs");
   if (!j.contains("normalization") || !j["normalization"].is_object()) bad("missing object 'normalization'");
+  for (float x : numbers_at(j["normalization"].value("scale", nlohmann::json()), "normalization.scale", n_in)) {
+    if (!(x > 0)) bad("normalization.scale: not positive");
+    m.input_scale_.push_back(x);
+  }
   m.mean_ = numbers_at(j["normalization"].value("mean", nlohmann::json()), "normalization.mean", n_in);
   const std::vector<float> sd = numbers_at(j["normalization"].value("std", nlohmann::json()), "normalization.std", n_in);
   for (float s : sd) {
@@ -191,7 +195,7 @@ nlohmann::json LearnedModel::to_json() const {
   return {{"format", "candor-learned-model-1"},
           {"feature_inputs", feature_inputs_},
           {"term_inputs", term_inputs_},
-          {"normalization", {{"mean", mean_}, {"std", sd}}},
+          {"normalization", {{"scale", input_scale_}, {"mean", mean_}, {"std", sd}}},
           {"layers", layers},
           {"terms", terms},
           {"pipeline_overhead_s", pipeline_overhead_s_},
@@ -212,7 +216,7 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
     for (size_t i = 0; i < n_in; ++i) {
       const int k = input_index_[i];
       const double v = k < mh::kNumFeatures ? rows[s]->features[size_t(k)] : rows[s]->terms[size_t(k - mh::kNumFeatures)];
-      x[s * n_in + i] = (float(signed_log1p(v)) - mean_[i]) * inv_std_[i];
+      x[s * n_in + i] = (float(signed_log1p(v * input_scale_[i])) - mean_[i]) * inv_std_[i];
     }
   }
   // Dense layers over the whole batch (ReLU between, softplus after the last).

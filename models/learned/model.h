@@ -2,7 +2,7 @@
 // predicts the coefficients of hand-designed cost terms, not the runtime itself).
 //
 // Per stage: named inputs (features of the featurization, stage_features.h, and the analytic
-// model's StageCost terms) -> signed log1p -> standardised with the training set's statistics
+// model's StageCost terms) -> scaled (seconds to ~nanoseconds) -> signed log1p -> standardised with the training set's statistics
 // -> an MLP (ReLU hidden layers) -> softplus -> one non-negative coefficient per cost term.
 // A stage's time is sum_t coef_t * scale_t * value_t, where each cost term is a StageCost term
 // (seconds) or a raw count of the featurization (scaled to ~seconds); a pipeline's time is a
@@ -12,7 +12,8 @@
 // Weights are JSON (models/learned/weights.json, written by models/learned/train.py):
 //   {"format": "candor-learned-model-1",
 //    "feature_inputs": [names], "term_inputs": [names],   // MLP inputs, in this order
-//    "normalization": {"mean": [...], "std": [...]},      // per input, after signed log1p
+//    "normalization": {"scale": [...], "mean": [...], "std": [...]},  // per input:
+//                     (slog1p(x * scale) - mean) / std
 //    "layers": [{"weight": [[in] x out], "bias": [out]}, ...],  // ReLU between, softplus last
 //    "terms": [{"name": ..., "from": "terms"|"features", "scale": s}, ...],  // one per output
 //    "pipeline_overhead_s": s, "provenance": {...}}
@@ -88,6 +89,7 @@ class LearnedModel {
   // Input i reads features[index] (index < kNumFeatures) or terms[index - kNumFeatures].
   std::vector<int> input_index_;
   std::vector<std::string> feature_inputs_, term_inputs_;
+  std::vector<double> input_scale_;
   std::vector<float> mean_, inv_std_;
   std::vector<Layer> layers_;
   std::vector<Term> terms_;
