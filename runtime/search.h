@@ -24,9 +24,12 @@ struct Budget {
   int64_t max_expanded = -1;  // nodes expanded; -1: unlimited
   int64_t max_kept = -1;      // candidates alive at once (memory); -1: engine's default
   uint64_t seed = 0;
-  // How many of the best distinct implementations SearchResult::top keeps (autotuning
-  // benchmarks several of them).
+  // How many of the best implementations SearchResult::top keeps (autotuning benchmarks
+  // several of them); they are pairwise different, see alike().
   int keep_top = 1;
+  // Integer choices two implementations with the same enum values must differ in to count
+  // as different (default 3: one loop's tile and subtile changing is a near-duplicate).
+  int top_min_int_changes = 3;
   // Called about twice a second while the search runs (a progress line), when set.
   std::function<void(const struct SearchStats& stats, double best_cost)> progress;
 };
@@ -47,9 +50,18 @@ struct SearchResult {
   double best_cost = std::numeric_limits<double>::infinity();
   bool optimal = false;  // true only when the search proved no better implementation exists
   SearchStats stats;
-  // The best distinct implementations met, cheapest first (at most Budget::keep_top).
+  // The best pairwise different implementations met, cheapest first (at most
+  // Budget::keep_top; the first is the best); see alike().
   std::vector<std::pair<double, Candidate>> top;
 };
+
+// The rule that keeps SearchResult::top diverse. Two complete candidates are alike
+// (near-duplicates) when they take the same value on every enum choice and differ in fewer
+// than `min_int_changes` integer choices. On the Halide CPU space, different means: another
+// location or storage of a Func, another parallel / vectorize / unroll of a stage, or other
+// tile sizes on at least `min_int_changes` tile and subtile choices. Among alike
+// implementations met, top keeps only the cheapest.
+bool alike(const Space& space, const Candidate& a, const Candidate& b, int min_int_changes);
 
 // What a search optimises: the cost of implementations (exact or predicted), an admissible
 // lower bound for partial candidates, and a ranking estimate (lower is better).

@@ -13,7 +13,8 @@
 namespace candor::scheduler {
 
 struct ScheduleRequest {
-  std::string search = "beam";  // an engine spec for make_search
+  // An engine spec for make_search; beam is anytime by default: it spends a time budget.
+  std::string search = "beam";
   Budget budget;
 };
 
@@ -24,7 +25,8 @@ struct ScheduledCandidate {
 };
 
 struct ScheduleOutcome {
-  // The best first; then the other best distinct candidates met (Budget::keep_top).
+  // The best first; then the other best candidates met, pairwise different under
+  // candor::alike (search.h): at most Budget::keep_top.
   std::vector<ScheduledCandidate> candidates;
   double root_lower_bound_seconds = 0;  // no schedule of the space can beat it
   SearchStats stats;

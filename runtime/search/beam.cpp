@@ -1,12 +1,12 @@
 // Beam search with coarse-to-fine passes, after Adams et al. 2019 (§3.2), transposed to
-// candidate trees.
+// candidate trees, made anytime by repeated rounds.
 //
-// A pass is a level-synchronous beam of at most `width` candidates: every candidate of the
-// beam is expanded, implementations among the children are costed, identical children are
-// merged (hash of the words, then a word comparison), and the `width` best by estimate form
-// the next beam. Passes differ in what they let in:
-//   - Pass 0 (only when passes > 1) is one greedy dive: an incumbent, and the depth D of the
-//     tree, from which the coarse depths L_p = ceil(p * D / passes) are derived.
+// A round is `passes` passes; a pass is a level-synchronous beam of at most `width`
+// candidates: every candidate of the beam is expanded, implementations among the children
+// are costed, identical children are merged (hash of the words, then a word comparison), and
+// the `width` best by estimate form the next beam. Passes differ in what they let in:
+//   - Before the first round (only when passes > 1), one greedy dive: an incumbent, and the
+//     depth D of the tree, from which the coarse depths L_p = ceil(p * D / passes) derive.
 //   - Diversity: in pass p, a child whose ancestor at depth L_p is shared with a better-ranked
 //     child of the same level is a duplicate; duplicates rank after every non-duplicate (the
 //     beam keeps many coarse alternatives, Adams' penalisation).
@@ -17,10 +17,26 @@
 //     refines them.
 //   - With prune=1, once an incumbent exists children whose lower bound is not below it are
 //     discarded (counted as pruned_by_bound).
+// When the first pass of a round never had to drop a child (every level fit in the beam), it
+// enumerated the whole tree (less what the bound pruned): the search stops and the result
+// is optimal.
+//
+// Anytime (anytime=1, when the budget has a time or node limit): the first round is plain
+// beam search, so the best is never worse than with anytime=0 and the same seed; then rounds
+// go on until the budget is spent, each `grow` times wider than the one before (Adams'
+// "more effort" setting), sharing the incumbent (which prunes harder), the valleys and the
+// statistics. A round is worth something only when it reaches the leaves, so a round that
+// would not fit in what is left of the budget (predicted from the last round's cost per unit
+// of width, in seconds and in expansions) is narrowed to fit. A round not wider than the
+// widest so far would repeat it: its ranking keys are then scaled by a random factor in
+// [1, 1 + jitter) (a generator seeded by Budget::seed), and with jitter=0 the search stops.
+// Without a time limit the widths depend only on expansions, so a seed and a node budget
+// reproduce the run.
 // Memory: at most `width` candidates between levels (width is clamped to Budget::max_kept),
 // plus the children of one level.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "run.h"
@@ -36,24 +52,25 @@ struct Node {
   int depth = 0;
 };
 
-// The values of a complete candidate, for containment tests.
-struct Implementation {
-  Candidate candidate;
-  double cost = 0;
-  std::vector<int> values;
+// The options (defaults in beam_entry).
+struct Settings {
+  int64_t width = 0, passes = 0, keep = 0;
+  bool prune = false;
+  bool anytime = false;
+  double grow = 0;
+  double jitter = 0;
 };
 
-bool contains(const Space& space, const Candidate& c, const Implementation& impl) {
-  for (int v = 0; v < space.num_vars(); ++v) {
-    if (!space.contains(c, v, impl.values[v])) return false;
-  }
-  return true;
-}
+// What one round cost and whether it enumerated the whole tree.
+struct RoundReport {
+  double seconds = 0;
+  int64_t expanded = 0;
+  bool exhausted = false;
+};
 
 class Beam : public Search {
  public:
-  Beam(int64_t width, int64_t passes, int64_t keep, bool prune)
-      : width_(width), passes_(passes), keep_(keep), prune_(prune) {}
+  explicit Beam(Settings settings) : s_(settings) {}
   std::string name() const override { return "beam"; }
 
   SearchResult run(const Space& space, const Candidate& root, const Objective& objective,
@@ -63,34 +80,95 @@ class Beam : public Search {
       run.offer(root);
       return run.finish(false);
     }
-    const size_t width = static_cast<size_t>(
-        budget.max_kept > 0 ? std::min<int64_t>(width_, budget.max_kept) : width_);
+    const int64_t max_width = budget.max_kept > 0 ? budget.max_kept : std::numeric_limits<int64_t>::max();
+    int64_t width = std::min(s_.width, max_width);
 
-    int depth_estimate = 1;
-    if (passes_ > 1) {
+    depth_estimate_ = 1;
+    if (s_.passes > 1) {
       int steps = 0;
       if (dive(run, root, DivePolicy::Greedy, run.rng, nullptr, &steps) < kInf) {
-        depth_estimate = std::max(1, steps);
+        depth_estimate_ = std::max(1, steps);
       }
     }
+    top_.clear();
+    if (run.best()) remember(space, *run.best(), run.best_cost());
 
-    // The best implementations found so far (at most keep_), best first.
-    std::vector<Implementation> top;
-    auto remember = [&](const Candidate& c, double cost) {
-      if (cost == kInf) return;
-      if (!top.empty() && static_cast<int64_t>(top.size()) >= keep_ && !(cost < top.back().cost)) return;
-      for (const Implementation& t : top) {
-        if (t.candidate == c) return;
-      }
-      Implementation impl{c, cost, {}};
-      impl.values.resize(space.num_vars());
-      for (int v = 0; v < space.num_vars(); ++v) impl.values[v] = space.first_value(c, v);
-      auto at = std::upper_bound(top.begin(), top.end(), cost,
-                                 [](double x, const Implementation& t) { return x < t.cost; });
-      top.insert(at, std::move(impl));
-      if (static_cast<int64_t>(top.size()) > keep_) top.pop_back();
-    };
-    if (run.best()) remember(*run.best(), run.best_cost());
+    RoundReport last = round(run, root, width, nullptr);
+    const bool limited = budget.seconds < kInf || budget.max_expanded >= 0;
+    if (!s_.anytime || !limited) return run.finish(last.exhausted);
+
+    Rng jitter_rng(budget.seed ^ 0x6a09e667f3bcc909ULL);
+    int64_t widest = width;
+    while (!last.exhausted && !run.stop()) {
+      int64_t next = std::min(grown(width), max_width);
+      next = std::max<int64_t>(1, std::min(next, fitting_width(run, last, width)));
+      const bool repeat = next <= widest;
+      if (repeat && s_.jitter <= 0) break;
+      width = next;
+      widest = std::max(widest, width);
+      last = round(run, root, width, repeat ? &jitter_rng : nullptr);
+    }
+    return run.finish(last.exhausted);
+  }
+
+ private:
+  // The values of a complete candidate, for containment tests.
+  struct Implementation {
+    Candidate candidate;
+    double cost = 0;
+    std::vector<int> values;
+  };
+
+  static bool contains(const Space& space, const Candidate& c, const Implementation& impl) {
+    for (int v = 0; v < space.num_vars(); ++v) {
+      if (!space.contains(c, v, impl.values[v])) return false;
+    }
+    return true;
+  }
+
+  int64_t grown(int64_t width) const {
+    double w = std::ceil(static_cast<double>(width) * s_.grow);
+    return w >= 9e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(w);
+  }
+
+  // The widest round that should end within the budget left, assuming a round's cost grows
+  // in proportion to its width (90% of what is left, for the error of that guess).
+  static int64_t fitting_width(const Run& run, const RoundReport& last, int64_t last_width) {
+    double scale = kInf;
+    if (run.time_limited()) scale = run.seconds_left() / std::max(last.seconds, 1e-6);
+    if (run.budget.max_expanded >= 0) {
+      double left = static_cast<double>(run.budget.max_expanded - run.stats.expanded);
+      scale = std::min(scale, left / static_cast<double>(std::max<int64_t>(last.expanded, 1)));
+    }
+    double w = 0.9 * scale * static_cast<double>(last_width);
+    return w >= 9e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(w);
+  }
+
+  // Keeps the `keep` best implementations found so far, best first.
+  void remember(const Space& space, const Candidate& c, double cost) {
+    if (cost == kInf) return;
+    if (!top_.empty() && static_cast<int64_t>(top_.size()) >= s_.keep && !(cost < top_.back().cost)) return;
+    for (const Implementation& t : top_) {
+      if (t.candidate == c) return;
+    }
+    Implementation impl{c, cost, {}};
+    impl.values.resize(space.num_vars());
+    for (int v = 0; v < space.num_vars(); ++v) impl.values[v] = space.first_value(c, v);
+    auto at = std::upper_bound(top_.begin(), top_.end(), cost,
+                               [](double x, const Implementation& t) { return x < t.cost; });
+    top_.insert(at, std::move(impl));
+    if (static_cast<int64_t>(top_.size()) > s_.keep) top_.pop_back();
+  }
+
+  // One round of coarse-to-fine passes at `width`; `jitter_rng`, when given, randomises the
+  // ranking.
+  RoundReport round(Run& run, const Candidate& root, int64_t width_, Rng* jitter_rng) {
+    const Space& space = run.space;
+    const Objective& objective = run.objective;
+    const size_t width = static_cast<size_t>(width_);
+    const double started = run.elapsed();
+    const int64_t expanded_before = run.stats.expanded;
+    RoundReport report;
 
     int restrict_depth = -1;  // candidates at depth <= this must contain a permitted one
     std::vector<Implementation> permitted;
@@ -99,10 +177,11 @@ class Beam : public Search {
     std::vector<double> keys;
     std::unordered_map<uint64_t, std::vector<size_t>> seen;
 
-    for (int64_t pass = 1; pass <= passes_ && !run.stop(); ++pass) {
+    for (int64_t pass = 1; pass <= s_.passes && !run.stop(); ++pass) {
       const int coarse_depth =
-          pass < passes_ ? static_cast<int>(std::ceil(double(pass) * depth_estimate / passes_))
-                         : std::numeric_limits<int>::max();
+          pass < s_.passes ? static_cast<int>(std::ceil(double(pass) * depth_estimate_ / s_.passes))
+                           : std::numeric_limits<int>::max();
+      bool dropped = false;  // a level had more children than the beam holds
       beam.clear();
       beam.push_back({root, hash_words(root), hash_words(root), 0});
       while (!beam.empty() && !run.stop()) {
@@ -112,7 +191,7 @@ class Beam : public Search {
           if (run.stop()) break;
           for (Candidate& kid : run.expand(node.candidate)) {
             if (space.is_complete(kid)) {
-              remember(kid, run.offer(kid));
+              remember(space, kid, run.offer(kid));
               continue;
             }
             Node child;
@@ -135,7 +214,7 @@ class Beam : public Search {
         }
         if (run.budget_hit()) break;
         // Prune by the bound once an incumbent exists.
-        if (prune_ && run.best_cost() < kInf) {
+        if (s_.prune && run.best_cost() < kInf) {
           size_t kept = 0;
           for (size_t i = 0; i < pool.size(); ++i) {
             if (run.survives_bound(objective.lower_bound(space, pool[i].candidate))) {
@@ -145,9 +224,15 @@ class Beam : public Search {
           }
           pool.resize(kept);
         }
+        dropped = dropped || pool.size() > width;
         batch.clear();
         for (const Node& n : pool) batch.push_back(&n.candidate);
         objective.estimate_batch(space, batch, keys);
+        if (jitter_rng) {
+          for (double& k : keys) {
+            if (std::isfinite(k)) k += std::fabs(k) * s_.jitter * jitter_rng->unit();
+          }
+        }
         // Rank: non-duplicates (first of their coarse ancestor) by estimate, then duplicates.
         std::vector<size_t> order = sorted_indices(keys);
         std::vector<size_t> firsts, dups;
@@ -167,34 +252,55 @@ class Beam : public Search {
           }
         }
       }
+      // The first pass saw every candidate the bound let through: nothing is left to find.
+      if (pass == 1 && !dropped && !run.budget_hit()) {
+        report.exhausted = true;
+        break;
+      }
       // The next pass refines the valleys of the best implementations found so far.
-      permitted = top;
-      restrict_depth = pass < passes_ ? coarse_depth : -1;
+      permitted = top_;
+      restrict_depth = pass < s_.passes ? coarse_depth : -1;
       if (permitted.empty()) restrict_depth = -1;
     }
-    return run.finish(false);
+    report.seconds = run.elapsed() - started;
+    report.expanded = run.stats.expanded - expanded_before;
+    return report;
   }
 
- private:
-  int64_t width_, passes_, keep_;
-  bool prune_;
+  Settings s_;
+  int depth_estimate_ = 1;
+  std::vector<Implementation> top_;  // the valleys the restricted passes refine
 };
 
 }  // namespace
 
 EngineEntry beam_entry() {
   return {"beam",
-          "beam search with coarse-to-fine passes (Adams 2019); dedupes identical candidates",
+          "beam search with coarse-to-fine passes (Adams 2019); dedupes identical candidates; "
+          "anytime: wider and randomised rounds until the budget is spent",
           {{"width", "32", "candidates kept per level (clamped to Budget::max_kept)"},
            {"passes", "3", "coarse-to-fine passes (1: plain beam search)"},
            {"keep", "4", "best implementations whose valleys the next pass refines"},
-           {"prune", "1", "1: discard children whose lower bound >= the incumbent"}},
+           {"prune", "1", "1: discard children whose lower bound >= the incumbent"},
+           {"anytime", "1", "1: after the first round, more rounds until a time or node limit is hit"},
+           {"grow", "2", "width factor from one anytime round to the next (narrowed to fit the budget)"},
+           {"jitter", "0.2", "a round not wider than an earlier one ranks by estimate * [1, 1+jitter)"}},
           [](const Options& o) -> std::unique_ptr<Search> {
-            int64_t width = o.integer("width"), passes = o.integer("passes"), keep = o.integer("keep");
-            if (width < 1 || passes < 1 || keep < 1) {
+            Settings s;
+            s.width = o.integer("width");
+            s.passes = o.integer("passes");
+            s.keep = o.integer("keep");
+            s.prune = o.flag("prune");
+            s.anytime = o.flag("anytime");
+            s.grow = o.number("grow");
+            s.jitter = o.number("jitter");
+            if (s.width < 1 || s.passes < 1 || s.keep < 1) {
               throw std::invalid_argument("search 'beam': width, passes and keep must be >= 1");
             }
-            return std::make_unique<Beam>(width, passes, keep, o.flag("prune"));
+            if (!(s.grow >= 1) || !(s.jitter >= 0) || s.jitter == kInf) {
+              throw std::invalid_argument("search 'beam': grow must be >= 1 and jitter a number >= 0");
+            }
+            return std::make_unique<Beam>(s);
           }};
 }
 

@@ -1,9 +1,22 @@
-#include <algorithm>
 #include "run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+
+namespace candor {
+
+bool alike(const Space& space, const Candidate& a, const Candidate& b, int min_int_changes) {
+  int int_changes = 0;
+  for (int v = 0; v < space.num_vars(); ++v) {
+    if (space.first_value(a, v) == space.first_value(b, v)) continue;
+    if (space.is_enum_var(v) || ++int_changes >= min_int_changes) return false;
+  }
+  return true;
+}
+
+}  // namespace candor
 
 namespace candor::search_detail {
 
@@ -102,9 +115,17 @@ double Run::offer(const Candidate& complete) {
 }
 
 void Run::remember_top(double cost, const Candidate& complete, size_t keep) {
-  for (const auto& [c, candidate] : top_) {
-    if (candidate == complete) return;
+  const int changes = budget.top_min_int_changes;
+  // An alike member at most as costly represents this one already; alike members that cost
+  // more give way to it.
+  for (const auto& [member_cost, member] : top_) {
+    if (member_cost <= cost && alike(space, member, complete, changes)) return;
   }
+  top_.erase(std::remove_if(top_.begin(), top_.end(),
+                            [&](const std::pair<double, Candidate>& m) {
+                              return alike(space, m.second, complete, changes);
+                            }),
+             top_.end());
   auto at = std::upper_bound(top_.begin(), top_.end(), cost,
                              [](double v, const std::pair<double, Candidate>& e) { return v < e.first; });
   top_.insert(at, {cost, complete});

@@ -5,6 +5,9 @@
 //   OrderSpace       basic-block scheduling: one order variable per pair of instructions
 //                    (value 0: the lower-numbered instruction first), dependencies posted at
 //                    the root, transitivity propagated incrementally.
+//   TilingSpace      unconstrained enum "layout" choices and integer "tile" choices (powers
+//                    of two) with a random cost per (choice, value): exercises Budget's
+//                    rule of near-duplicate implementations (search.h, alike()).
 //   AssignmentSpace  n tasks to m >= n slots, all different (forward checking), with a cost
 //                    per (task, slot); m > 64 exercises multi-word domains.
 #pragma once
@@ -188,6 +191,55 @@ class AssignmentSpace : public Space {
 
  private:
   std::vector<std::vector<int>> cost_;
+};
+
+class TilingSpace : public Space {
+ public:
+  TilingSpace(int enums, int ints, uint64_t seed) {
+    std::mt19937_64 gen(seed);
+    for (int i = 0; i < enums + ints; ++i) {
+      VarLayout layout;
+      layout.decl = i < enums ? 0 : 1;
+      layout.args = {i};
+      layout.is_enum = i < enums;
+      layout.universe_size = layout.is_enum ? 3 : 4;
+      if (!layout.is_enum) layout.ints = {1, 2, 4, 8};
+      add_var(layout);
+      cost_.emplace_back();
+      for (int v = 0; v < layout.universe_size; ++v) cost_.back().push_back(1 + static_cast<int>(gen() % 9));
+    }
+    finish_layout();
+  }
+  int cost_of(int var, int value) const { return cost_[var][value]; }
+
+ protected:
+  std::string decl_name(int decl) const override { return decl == 0 ? "layout" : "tile"; }
+  std::string counter_decl_name(int) const override { return "none"; }
+  std::string object_name(int, int, int object) const override { return "x" + std::to_string(object); }
+  std::string enum_value_name(int, int value) const override { return "v" + std::to_string(value); }
+  std::string counter_object_name(int, int, int) const override { return "?"; }
+  void post(PropagationContext&) const override {}
+  void on_change(PropagationContext&, int) const override {}
+  bool check_clauses(const Candidate&) const override { return true; }
+
+ private:
+  std::vector<std::vector<int>> cost_;
+};
+
+// Sum of the chosen values' costs; the bound adds each open choice's cheapest value.
+class TilingObjective : public Objective {
+ public:
+  double cost(const Space& space, const Candidate& c) const override { return lower_bound(space, c); }
+  double lower_bound(const Space& space, const Candidate& c) const override {
+    const auto& s = static_cast<const TilingSpace&>(space);
+    double sum = 0;
+    for (int v = 0; v < s.num_vars(); ++v) {
+      int best = std::numeric_limits<int>::max();
+      for (int value : s.values(c, v)) best = std::min(best, s.cost_of(v, value));
+      sum += best;
+    }
+    return sum;
+  }
 };
 
 // Sum of the slot costs; the bound adds each open task's cheapest remaining slot.
