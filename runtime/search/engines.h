@@ -24,12 +24,14 @@
 //   dfbb        depth-first branch-and-bound (children in the brancher's order by default)
 //   bfbb        best-first branch-and-bound on the lower bound, after one greedy dive
 //   greedy      one dive on the best estimate (Objective::estimate_batch), backtracking on failure
-//   beam        beam search with coarse-to-fine passes (Adams 2019)
+//   beam        beam search with coarse-to-fine passes (Adams 2019); anytime: more rounds
+//               (wider, then randomised) until a time or node limit is hit
 //   mb2fbs      memory-bounded best-first beam search (β1, β2, β)
 //   mcts        UCT with an ensemble of trees, random/greedy simulations, best-cost root choice
 //   random      random dives
 //   exhaustive  every implementation, no bound
-// Only dfbb, bfbb and exhaustive can report optimal=true. Budget::max_kept bounds: bfbb's
+// Only dfbb, bfbb, exhaustive and beam (when its first pass never dropped a child) can
+// report optimal=true. Budget::max_kept bounds: bfbb's
 // open list (else its max_open; dropping any forfeits the proof), beam's width, mb2fbs's
 // open list (M), mcts's tree nodes (else its max_nodes). The depth-first engines (dfbb,
 // exhaustive, greedy, random) hold depth x branching candidates and ignore it.
