@@ -1,5 +1,8 @@
 #include "cpu_objective.h"
 
+#include <cstdlib>
+#include <filesystem>
+
 namespace candor::scheduler {
 namespace {
 
@@ -7,11 +10,31 @@ const HalideCpuSpace& cpu(const Space& space) { return static_cast<const HalideC
 
 }  // namespace
 
+std::shared_ptr<const models::learned::LearnedModel> learned_model_from_environment() {
+  using models::learned::LearnedModel;
+  const char* env = std::getenv("CANDOR_MODEL");
+  const std::string choice = env ? env : "";
+  if (choice == "analytic") return nullptr;
+  if (!choice.empty()) return std::make_shared<const LearnedModel>(LearnedModel::load(choice));
+  const std::string& shipped = models::learned::default_weights_path();
+  if (!std::filesystem::exists(shipped)) return nullptr;
+  return std::make_shared<const LearnedModel>(LearnedModel::load(shipped));
+}
+
 CpuObjective::CpuObjective(models::halide::MachineDescription machine)
-    : machine_(std::move(machine)), model_(machine_) {}
+    : CpuObjective(std::move(machine), learned_model_from_environment()) {}
+
+CpuObjective::CpuObjective(models::halide::MachineDescription machine,
+                           std::shared_ptr<const models::learned::LearnedModel> learned)
+    : machine_(std::move(machine)), model_(machine_) {
+  if (learned) learned_.emplace(*learned, machine_);
+}
 
 double CpuObjective::cost(const Space& space, const Candidate& c) const {
-  return model_.predict(cpu(space).kernel(), cpu(space).view(c));
+  if (!learned_) return model_.predict(cpu(space).kernel(), cpu(space).view(c));
+  std::vector<double> out;
+  learned_->predict(cpu(space).kernel(), {cpu(space).view(c)}, out, &timing_);
+  return out[0];
 }
 
 double CpuObjective::lower_bound(const Space& space, const Candidate& c) const {
@@ -25,7 +48,11 @@ void CpuObjective::estimate_batch(const Space& space, const std::vector<const Ca
   std::vector<models::halide::ScheduleView> views;
   views.reserve(batch.size());
   for (const Candidate* c : batch) views.push_back(cpu(space).view(*c));
-  model_.predict(cpu(space).kernel(), views, out);
+  if (learned_) {
+    learned_->predict(cpu(space).kernel(), views, out, &timing_);
+  } else {
+    model_.predict(cpu(space).kernel(), views, out);
+  }
 }
 
 }  // namespace candor::scheduler

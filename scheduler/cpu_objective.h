@@ -1,18 +1,37 @@
-// What searches optimise on the Halide CPU space: the analytic model's predicted seconds
-// (cost of complete candidates, ranking of partial ones, batched) and the admissible lower
-// bound, both read through the candidate's ScheduleView.
+// What searches optimise on the Halide CPU space: a cost model's predicted seconds (cost of
+// complete candidates, ranking of partial ones, batched) and the admissible lower bound, both
+// read through the candidate's ScheduleView.
+//
+// The cost model is the learned one (models/learned/model.h) when weights are shipped
+// (models/learned/weights.json), else the analytic model; CANDOR_MODEL=analytic or
+// CANDOR_MODEL=PATH (a weights file) overrides. The lower bound stays the analytic one, so
+// pruning stays admissible whichever model ranks.
 #pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
 
 #include "halide_cpu_space.h"
 #include "models/halide/analytic_model.h"
 #include "models/halide/lower_bound.h"
+#include "models/learned/model.h"
 #include "search.h"
 
 namespace candor::scheduler {
 
+// The learned model CANDOR_MODEL selects: none for "analytic"; the weights at a path; unset,
+// the shipped weights when the file exists. Throws std::runtime_error for weights that do
+// not load (a bad file is an error, never a silent fallback).
+std::shared_ptr<const models::learned::LearnedModel> learned_model_from_environment();
+
 class CpuObjective : public Objective {
  public:
+  // The model chosen by learned_model_from_environment().
   explicit CpuObjective(models::halide::MachineDescription machine);
+  // An explicit choice: `learned` null means the analytic model.
+  CpuObjective(models::halide::MachineDescription machine,
+               std::shared_ptr<const models::learned::LearnedModel> learned);
 
   double cost(const Space& space, const Candidate& c) const override;
   double lower_bound(const Space& space, const Candidate& c) const override;
@@ -21,10 +40,16 @@ class CpuObjective : public Objective {
                       std::vector<double>& out) const override;
 
   const models::halide::MachineDescription& machine() const { return machine_; }
+  // "learned" or "analytic".
+  std::string cost_model_name() const { return learned_ ? "learned" : "analytic"; }
+  // Time the learned model spent (featurization vs network) over this objective's life.
+  const models::learned::PredictTiming& learned_timing() const { return timing_; }
 
  private:
   models::halide::MachineDescription machine_;
   models::halide::AnalyticModel model_;
+  std::optional<models::learned::LearnedCostModel> learned_;
+  mutable models::learned::PredictTiming timing_;  // searches call the objective from one thread
 };
 
 }  // namespace candor::scheduler

@@ -7,6 +7,9 @@
 
 namespace candor::models::learned {
 
+std::string default_samples_path() { return std::string(CANDOR_DATA_DIR) + "/samples.jsonl"; }
+std::string default_apps_samples_path() { return std::string(CANDOR_DATA_DIR) + "/apps/samples.jsonl"; }
+
 namespace {
 
 Sample parse_sample(const nlohmann::json& j, std::vector<bool>& seen_feature) {

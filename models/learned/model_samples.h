@@ -22,6 +22,11 @@ struct Sample {
   PipelineRows rows;       // features and terms by name; a name the file lacks reads 0
 };
 
+// The dataset's default files in the source tree (data/ is not committed): random pipelines'
+// samples and the example apps'.
+std::string default_samples_path();
+std::string default_apps_samples_path();
+
 struct SampleFile {
   std::vector<Sample> samples;  // in file order, duplicates of a key dropped (the first kept)
   int duplicates = 0;

@@ -13,5 +13,6 @@ void register_block_command(CLI::App& app, int& exit_status);
 void register_apps_command(CLI::App& app, int& exit_status);
 void register_search_command(CLI::App& app, int& exit_status);
 void register_measure_command(CLI::App& app, int& exit_status);
+void register_model_command(CLI::App& app, int& exit_status);
 
 }  // namespace candor::cli

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   candor::cli::register_apps_command(app, exit_status);
   candor::cli::register_search_command(app, exit_status);
   candor::cli::register_measure_command(app, exit_status);
+  candor::cli::register_model_command(app, exit_status);
 #endif
   try {
     app.parse(argc, argv);

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The training machinery learns: train.py on synthetic samples of real random pipelines (the
+# analytic model's prediction as runtime) reaches a high held-out R^2 and ordering accuracy,
+# as `candor model eval` computes them from the weights it wrote.
+#   train_smoke.sh PYTHON3 SOURCE_DIR SYNTH CANDOR MACHINE_JSON WORK_DIR
+set -euo pipefail
+python=$1 src=$2 synth=$3 candor=$4 machine=$5 work=$6
+if ! "$python" -c "import torch" 2>/dev/null; then
+  echo "python3-torch is missing (scripts/setup.sh installs it)" >&2
+  exit 1
+fi
+mkdir -p "$work"
+"$synth" --out "$work/samples.jsonl" --seeds 0:25 --per-pipeline 12 --machine "$machine"
+"$synth" --out "$work/apps.jsonl" --seeds 0:0 --apps unsharp_mask,harris --per-pipeline 12 --machine "$machine"
+"$python" "$src/models/learned/train.py" --samples "$work/samples.jsonl" --out "$work/weights.json" \
+  --epochs 150 --batches 4 --quiet
+"$candor" model eval --samples "$work/samples.jsonl" --apps-samples "$work/apps.jsonl" \
+  --weights "$work/weights.json" --no-speed --json > "$work/eval.json"
+cat "$work/eval.json"
+"$python" - "$work/eval.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+checks = {"heldout_r2_log": 0.9, "heldout_pairwise": 0.8, "apps_pairwise": 0.7}
+bad = [f"{k} = {r[k]} < {v}" for k, v in checks.items() if not (r[k] is not None and r[k] >= v)]
+if bad:
+    sys.exit("training did not learn the synthetic target: " + "; ".join(bad))
+PY
