@@ -143,6 +143,8 @@ def main():
     ap.add_argument("--rank-sharpness", type=float, default=4.0, help="RankNet scale on log-runtime gaps")
     ap.add_argument("--tie-tolerance", type=float, default=0.05,
                     help="pairs measured closer than this ratio are ties (not ranked)")
+    ap.add_argument("--no-term-inputs", action="store_true",
+                    help="the MLP reads the features only, not the analytic terms (ablation)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--quiet", action="store_true")
@@ -166,7 +168,7 @@ def main():
     scale = torch.tensor([1.0] * len(names) + [TERM_INPUT_SCALE] * len(COST_TERMS), dtype=torch.float64)
     z = signed_log1p(x * scale)
     mean, std = z.mean(0), z.std(0)
-    keep = (std > 1e-9).nonzero().flatten().tolist()
+    keep = [i for i in (std > 1e-9).nonzero().flatten().tolist() if i < len(names) or not args.no_term_inputs]
     feature_inputs = [names[i] for i in keep if i < len(names)]
     term_inputs = [COST_TERMS[i - len(names)] for i in keep if i >= len(names)]
     scale, mean, std = scale[keep], mean[keep], std[keep]
