@@ -61,7 +61,7 @@ std::vector<float> numbers_at(const nlohmann::json& j, const std::string& what, 
   return v;
 }
 
-double signed_log1p(double x) { return x < 0 ? -std::log1p(-x) : std::log1p(x); }
+float signed_log1p(float x) { return x < 0 ? -std::log1p(-x) : std::log1p(x); }
 float softplus(float x) { return x > 20 ? x : std::log1p(std::exp(x)); }
 
 }  // namespace
@@ -216,7 +216,7 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
     for (size_t i = 0; i < n_in; ++i) {
       const int k = input_index_[i];
       const double v = k < mh::kNumFeatures ? rows[s]->features[size_t(k)] : rows[s]->terms[size_t(k - mh::kNumFeatures)];
-      x[s * n_in + i] = (float(signed_log1p(v * input_scale_[i])) - mean_[i]) * inv_std_[i];
+      x[s * n_in + i] = (signed_log1p(float(v * input_scale_[i])) - mean_[i]) * inv_std_[i];
     }
   }
   // Dense layers over the whole batch (ReLU between, softplus after the last).
