@@ -28,6 +28,15 @@ std::vector<int64_t> tile_sizes_for(int64_t extent, bool pure) {
   return sizes;
 }
 
+// The indices (in StageInfo::loops, innermost first) of a stage's pure loops, innermost
+// first: the first is the vector loop, the second the loop unrolled under it.
+std::vector<int> pure_loops(const hb::StageInfo& stage) {
+  std::vector<int> out;
+  for (int l = 0; l < static_cast<int>(stage.loops.size()); ++l)
+    if (stage.loops[l].is_pure) out.push_back(l);
+  return out;
+}
+
 models::halide::Allowed allowed(const Space& space, const Candidate& c, int var) {
   models::halide::Allowed a;
   for (int v : space.values(c, var)) a.bits |= 1u << v;
@@ -116,19 +125,20 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
       in.vector_width[{so}] = func.vector_width;
       const auto& loops = stage.loops;
       if (!loops.empty() && loops.back().is_pure) in.parallelizable.push_back({so});
-      if (!loops.empty() && loops[0].is_pure && func.vector_width > 1 &&
-          loops[0].extent >= func.vector_width) {
+      const std::vector<int> pure = pure_loops(stage);
+      if (!pure.empty() && func.vector_width > 1 && loops[pure[0]].extent >= func.vector_width) {
         in.vectorizable.push_back({so});
       }
-      if (loops.size() == 1) in.single_loop.push_back({so});
+      if (pure.size() <= 1) in.single_loop.push_back({so});
+      if (!pure.empty()) in.unrollable.push_back({so});
       in.loops.push_back({});
       for (int l = 0; l < static_cast<int>(loops.size()); ++l) {
         const int lo = static_cast<int>(out.loops.size());
         out.loops.push_back({so, l});
         in.loops.back().push_back(lo);
         in.loop_names.push_back(in.stage_names.back() + "." + loops[l].var);
-        if (l == 0) in.innermost.push_back({lo});
-        if (l == 1) in.second.push_back({lo});
+        if (!pure.empty() && l == pure[0]) in.innermost.push_back({lo});
+        if (pure.size() > 1 && l == pure[1]) in.second.push_back({lo});
         if (loops[l].is_pure) in.pure.push_back({lo});
         in.tile_sizes[{lo}] = tile_sizes_for(loops[l].extent, loops[l].is_pure);
         in.extent[{lo}] = loops[l].extent;
@@ -217,7 +227,10 @@ models::halide::ScheduleView HalideCpuSpace::view(const Candidate& c) const {
 // A loop of extent E with tile T and subtile S: unsplit in the outer band when T = 1; else
 // split by T into an outer-band loop and a T-wide loop, itself split by S into a middle-band
 // loop and an S-wide inner-band loop (S = T: all of it inner; S = 1: all of it middle).
-// The innermost loop's inner part is split again at the vector width when vectorized.
+// The innermost pure loop's inner part is split again at the vector width when vectorized;
+// the next pure loop's (or, unvectorized, the innermost pure loop's) inner part is unrolled.
+// RDom loops are never split, so they stay in the outer band and the pure loops' inner bands
+// are the innermost loops emitted.
 HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   Bands b;
   const StageRef ref = stage_refs_[so];
@@ -231,9 +244,13 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   bool reads_input = false;
   for (const hb::Edge* e : kernel_.edges_into(info.name, stage.index)) reads_input |= e->producer_is_input;
   const Halide::TailStrategy tail = reads_input ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
+  const std::vector<int> pure = pure_loops(stage);
+  const int vector_loop = pure.empty() ? -1 : pure[0];
+  const int unroll_loop = !vectorized ? vector_loop : pure.size() > 1 ? pure[1] : -1;
   const auto& loops = stage_loop_objects_[so];
   for (size_t i = 0; i < loops.size(); ++i) {
-    const std::string var = stage.loops[loop_refs_[loops[i]].loop].var;
+    const int l = loop_refs_[loops[i]].loop;
+    const std::string var = stage.loops[l].var;
     const int64_t tile = tile_value(c, loops[i], false), subtile = tile_value(c, loops[i], true);
     if (tile == 1) {
       b.outer.push_back(var);
@@ -253,17 +270,17 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
       b.middle.push_back(middle.outer);
       inner = middle.inner;
     }
-    if (i == 0 && vectorized && subtile > info.vector_width) {
+    if (l == vector_loop && vectorized && subtile > info.vector_width) {
       hb::Split lanes = hb::make_split(inner, info.vector_width, tail);
       b.schedule.splits.push_back(lanes);
       b.inner.push_back(lanes.inner);
       b.schedule.annotations[lanes.inner] = hb::LoopAnnotation::Vectorized;
       inner = lanes.outer;
-    } else if (i == 0 && vectorized) {
+    } else if (l == vector_loop && vectorized) {
       b.schedule.annotations[inner] = hb::LoopAnnotation::Vectorized;
     }
     b.inner.push_back(inner);
-    if (unrolled && i == (vectorized ? 1u : 0u)) {
+    if (unrolled && l == unroll_loop) {
       b.schedule.annotations[inner] = hb::LoopAnnotation::Unrolled;
     }
   }

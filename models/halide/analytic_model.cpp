@@ -33,7 +33,38 @@ namespace {
 struct StageChoice {
   bool parallel = false, vectorize = false, unroll = false;
   std::vector<int64_t> tile, subtile;  // per loop (innermost first); 1: not split
+  // Loop indices (innermost first; -1: none): the loop vectorized (the innermost pure
+  // loop), the loop unrolled, and the loop innermost in the emitted order.
+  int vector_loop = -1, unroll_loop = -1, innermost = 0;
 };
+
+// The pure loops of a stage, innermost first: the space vectorizes the first and unrolls
+// the second under it (RDom loops are never split or annotated).
+std::vector<int> pure_loops(const hb::StageInfo& st) {
+  std::vector<int> out;
+  for (int i = 0; i < int(st.loops.size()); ++i)
+    if (st.loops[i].is_pure) out.push_back(i);
+  return out;
+}
+
+// The loop innermost in the emitted order: the space emits the inner band, then the middle
+// band, then the outer band, each in the kernel's loop order (innermost first), and a loop
+// lands in the inner band when split with a subtile, in the middle band when split without.
+int emitted_innermost(const StageChoice& c) {
+  for (size_t i = 0; i < c.tile.size(); ++i)
+    if (c.tile[i] > 1 && c.subtile[i] > 1) return int(i);
+  for (size_t i = 0; i < c.tile.size(); ++i)
+    if (c.tile[i] > 1) return int(i);
+  return 0;
+}
+
+// Iterations of loop i's part that is innermost in the emitted order (see emitted_innermost).
+double innermost_extent(const StageChoice& c, const std::vector<double>& ext, int i) {
+  if (i < 0 || i >= int(ext.size())) return 1;
+  if (c.tile[i] <= 1) return ext[i];
+  const double tile = std::min(ext[i], double(c.tile[i]));
+  return c.subtile[i] > 1 ? std::min(tile, double(c.subtile[i])) : tile;
+}
 
 // A Func as resolved: where it is computed and how much of it per production.
 struct FuncState {
@@ -144,6 +175,10 @@ class Evaluator {
     c.parallel = at_root && (sv ? may(sv->parallel, true) : true) && !st.loops.empty() && st.loops.back().is_pure;
     c.vectorize = sv ? may(sv->vectorize, true) : false;
     c.unroll = sv ? may(sv->unroll, true) && !may(sv->unroll, false) : false;
+    const std::vector<int> pure = pure_loops(st);
+    c.vector_loop = pure.empty() ? -1 : pure[0];
+    if (c.vector_loop < 0) c.vectorize = false;
+    const int v = c.vector_loop;
     const size_t n = st.loops.size();
     c.tile.assign(n, 1);
     c.subtile.assign(n, 1);
@@ -161,7 +196,7 @@ class Evaluator {
           if (double(ceil_div(int64_t(ext[i]), v)) >= o_.min_parallel_tasks_per_core * m_.cores) t = v;
       } else {
         t = tv.back();
-        if (i == 0 && c.vectorize && sv) {
+        if (int(i) == v && c.vectorize && sv) {
           // Keep the inner extent a multiple of the vector width if possible.
           for (int64_t v : tv)
             if (v >= sv->vector_width && v <= int64_t(ext[i])) t = v;
@@ -181,10 +216,10 @@ class Evaluator {
       }
       c.subtile[i] = std::max<int64_t>(1, std::min(s, c.tile[i]));
     }
-    if (c.vectorize && sv && n > 0 && c.tile[0] > 1 && c.subtile[0] < sv->vector_width) c.vectorize = false;
-    if (c.vectorize && sv && n > 0 && c.tile[0] == 1 && ext[0] >= sv->vector_width) {
-      // An unsplit innermost loop: Halide still vectorizes it by the natural width.
-    }
+    if (c.vectorize && sv && c.tile[v] > 1 && c.subtile[v] < sv->vector_width) c.vectorize = false;
+    c.unroll_loop = !c.vectorize ? c.vector_loop : pure.size() > 1 ? pure[1] : -1;
+    if (c.unroll_loop < 0) c.unroll = false;
+    c.innermost = emitted_innermost(c);
     return c;
   }
 
@@ -428,9 +463,21 @@ class Evaluator {
     return t;
   }
 
-  // Bytes between the producer elements read by consecutive iterations of the consumer's
-  // innermost loop (0: the same element).
-  double innermost_stride_bytes(const hb::Edge& e, int p) const {
+  // How far each producer dimension of `e` moves per step of the reading stage's loops
+  // moving by `step` (by loop index): the access Jacobian applied to the step.
+  static std::vector<double> producer_step(const hb::Edge& e, const std::vector<double>& step) {
+    std::vector<double> out(e.footprint.size(), 0.0);
+    for (size_t d = 0; d < e.footprint.size(); ++d) {
+      const hb::AccessDim& a = e.footprint[d];
+      if (!a.affine) continue;
+      for (size_t j = 0; j < a.coeffs.size() && j < step.size(); ++j) out[d] += a.coeffs[j].value() * step[j];
+    }
+    return out;
+  }
+
+  // Bytes between the producer elements `e` reads at consecutive iterations of the emitted
+  // innermost loop, which moves the reading stage's loops by `step` (0: the same element).
+  double innermost_stride_bytes(const hb::Edge& e, int p, const std::vector<double>& step) const {
     double stride = 0, dim_stride = 1;
     int elem = 4;
     std::vector<hb::Range> shape;
@@ -443,9 +490,9 @@ class Evaluator {
       elem = std::max(1, kd_.funcs[p].bytes_per_point);
       shape = kd_.funcs[p].region;
     }
-    for (size_t d = 0; d < e.footprint.size(); ++d) {
-      const hb::AccessDim& a = e.footprint[d];
-      if (a.affine && !a.coeffs.empty()) stride += std::fabs(a.coeffs[0].value()) * dim_stride;
+    const std::vector<double> moved = producer_step(e, step);
+    for (size_t d = 0; d < moved.size(); ++d) {
+      stride += std::fabs(moved[d]) * dim_stride;
       if (d < shape.size()) dim_stride *= double(std::max<int64_t>(1, shape[d].extent()));
     }
     return stride * elem;
@@ -491,8 +538,9 @@ class Evaluator {
 
     // Vectorization efficiency: lanes computed vs useful over the inner extent.
     const int vw = sv && sv->vector_width > 0 ? sv->vector_width : fi.vector_width;
-    if (ch.vectorize && !ext.empty()) {
-      const double inner = ch.tile[0] > 1 ? std::min(ext[0], double(ch.subtile[0])) : ext[0];
+    if (ch.vectorize && ch.vector_loop >= 0) {
+      const int v = ch.vector_loop;
+      const double inner = ch.tile[v] > 1 ? std::min(ext[v], double(ch.subtile[v])) : ext[v];
       c.vector_efficiency = inner / (std::ceil(inner / vw) * vw);
     }
 
@@ -505,19 +553,33 @@ class Evaluator {
     // Memory: producers' footprints per production from the level holding them.
     const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
     double load_s = 0, loads_per_point = 0;
-    std::vector<std::pair<const hb::Edge*, std::vector<double>>> todo;
-    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) todo.emplace_back(e, ext);
+    // Each read with the region it covers and how the reading loops move per step of the
+    // emitted innermost loop (through inlined Funcs: their loops).
+    struct Read {
+      const hb::Edge* e;
+      std::vector<double> len, step;
+    };
+    std::vector<Read> todo;
+    std::vector<double> unit(ext.size(), 0.0);
+    if (!unit.empty()) unit[ch.innermost] = 1;
+    const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
+    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) todo.push_back({e, ext, unit});
     for (size_t q = 0; q < todo.size() && q < 256; ++q) {
-      const hb::Edge* e = todo[q].first;
-      const std::vector<double> len = todo[q].second;
+      const hb::Edge* e = todo[q].e;
+      const std::vector<double> len = todo[q].len;
+      const std::vector<double> step = todo[q].step;
       const int p = e->producer_is_input ? -1 : find(e->producer);
       if (p >= 0 && e->producer != fi.name && state_[p].where == Where::Inline) {
         // Look through the inlined Func to what it reads, over the region it covers.
-        std::vector<double> plen;
+        std::vector<double> plen, pstep;
         const auto w = footprint(*e, len);
-        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops)
-          plen.push_back(l.arg_index >= 0 && l.arg_index < int(w.size()) ? w[l.arg_index] : double(l.extent));
-        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.emplace_back(e2, plen);
+        const auto moved = producer_step(*e, step);
+        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops) {
+          const bool arg = l.arg_index >= 0 && l.arg_index < int(w.size());
+          plen.push_back(arg ? w[l.arg_index] : double(l.extent));
+          pstep.push_back(arg ? moved[l.arg_index] : 0.0);
+        }
+        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen, pstep});
         continue;
       }
       loads_per_point += e->calls;
@@ -544,9 +606,9 @@ class Evaluator {
       load_s += s.productions * bytes / std::max(bw, 1.0);
       // Strided innermost access: a cache line per point, from where the lines the
       // innermost loop touches fit.
-      const double stride = innermost_stride_bytes(*e, p);
+      const double stride = innermost_stride_bytes(*e, p, step);
       if (stride >= o_.cache_line_bytes && !ext.empty()) {
-        const double lines = ext[0] * o_.cache_line_bytes;
+        const double lines = inner_extent * o_.cache_line_bytes;
         const double lbw = m_.level_for(std::min(lines * m_.cores, total_bytes)).with_cores(cores, m_.cores);
         load_s += c.points_computed * e->calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
       }
@@ -563,8 +625,8 @@ class Evaluator {
     if (s.where != Where::Root && stage == 0) c.allocation_s = s.realizations * m_.allocation_s / c.cores_used;
     double inner_iters = c.points_computed;
     if (ch.vectorize) inner_iters /= vw;
-    if (ch.unroll && ext.size() > (ch.vectorize ? 1u : 0u)) {
-      const size_t u = ch.vectorize ? 1 : 0;
+    if (ch.unroll && ch.unroll_loop >= 0) {
+      const int u = ch.unroll_loop;
       inner_iters /= std::max<double>(1, std::min<double>(ext[u], ch.subtile[u]));
     }
     c.realizations = k == 0 ? s.realizations : 0;
@@ -573,6 +635,10 @@ class Evaluator {
     c.loads_per_point = loads_per_point;
     c.innermost_iterations = inner_iters;
     c.vector_width = vw;
+    c.vector_loop = ch.vector_loop;
+    c.unroll_loop = ch.unroll_loop;
+    c.innermost_loop = ch.innermost;
+    c.innermost_extent = inner_extent;
     c.extents = ext;
     c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;

@@ -14,9 +14,10 @@
 //  * memory: bytes of producers read per tile (footprints) from the level that holds them
 //    (a root Func streams from the level its whole buffer fits in; a Func computed inside
 //    its consumer from L1/L2), loads served by L1, and bytes written; at the bandwidth
-//    measured for that level with the cores in use; an access whose innermost-loop stride
-//    is at least a cache line loads a whole line per point, from the level that holds the
-//    lines the innermost loop touches;
+//    measured for that level with the cores in use; an access whose stride along the
+//    loop innermost in the emitted order (the vectorized innermost pure loop when
+//    vectorized: RDom loops stay in the outer band) is at least a cache line loads a whole
+//    line per point, from the level that holds the lines that loop touches;
 //  * overheads: parallel loop launches and tasks, allocations, innermost loop iterations
 //    (divided by the unroll factor).
 // stage time = max(compute, memory) + overheads; pipeline time = sum over stages.
@@ -69,6 +70,11 @@ struct StageCost {
   double loads_per_point = 0;  // producer loads per point, through inlined Funcs
   double innermost_iterations = 0;  // innermost loop iterations (vectors, unroll folded)
   int vector_width = 1;
+  // Loop indices (innermost first; -1: none): the loop vectorized (the innermost pure
+  // loop), the loop unrolled, and the loop innermost in the emitted order, whose part in
+  // the emitted nest runs innermost_extent iterations.
+  int vector_loop = -1, unroll_loop = -1, innermost_loop = 0;
+  double innermost_extent = 1;
   std::vector<double> extents;     // per production, per loop (innermost first)
   std::vector<double> inner_tile;  // the inner band's lengths per loop (innermost tile)
 };

@@ -62,9 +62,14 @@ F classify(const hb::Edge& e, const hb::StageInfo& st) {
   auto moves = [&](size_t dim, size_t loop) {
     return dim < e.footprint.size() && loop < e.footprint[dim].coeffs.size() && e.footprint[dim].coeffs[loop].num != 0;
   };
+  // The loop the space can make innermost: the innermost pure loop (RDom loops stay in
+  // the outer band), or loop 0 when all are RDom loops.
+  size_t inner = 0;
+  while (inner < st.loops.size() && !st.loops[inner].is_pure) ++inner;
+  if (inner == st.loops.size()) inner = 0;
   bool inner_moves_other = false;
-  for (size_t d = 1; d < e.footprint.size(); ++d) inner_moves_other = inner_moves_other || moves(d, 0);
-  if (!st.loops.empty() && !moves(0, 0) && inner_moves_other) return F::loads_transposed;
+  for (size_t d = 1; d < e.footprint.size(); ++d) inner_moves_other = inner_moves_other || moves(d, inner);
+  if (!st.loops.empty() && !moves(0, inner) && inner_moves_other) return F::loads_transposed;
   if (wide) return F::loads_stencil;
   for (size_t l = 0; l < st.loops.size(); ++l) {
     if (st.loops[l].is_rvar) continue;
@@ -217,13 +222,15 @@ std::vector<StageFeatures> featurize(const hb::KernelDescription& kd, const Sche
       r[F::parallel_tasks] = c.parallel_tasks;
       r[F::cores_used] = c.cores_used;
 
-      // The innermost tile: the inner band, the innermost loop over its whole extent when
-      // it is not split (the analytic model reports 1 for a loop left in the outer band).
+      // The innermost tile: the inner band, and the loop innermost in the emitted order over
+      // its emitted extent when it is not in the inner band (the analytic model reports 1
+      // for a loop outside it).
       std::vector<double> inner = c.inner_tile;
-      if (!inner.empty() && inner[0] <= 1 && !c.extents.empty()) inner[0] = c.extents[0];
-      r[F::inner_extent] = inner.empty() ? 1 : inner[0];
-      const size_t u = c.vectorize ? 1 : 0;
-      r[F::unroll_factor] = c.unroll && u < inner.size() ? std::max(1.0, inner[u]) : 1;
+      const int im = c.innermost_loop;
+      if (im < int(inner.size()) && inner[im] <= 1) inner[im] = c.innermost_extent;
+      r[F::inner_extent] = im < int(inner.size()) ? inner[im] : 1;
+      const int u = c.unroll_loop;
+      r[F::unroll_factor] = c.unroll && u >= 0 && u < int(inner.size()) ? std::max(1.0, inner[u]) : 1;
       r[F::loads_per_iteration] = c.loads_per_point * r[F::unroll_factor];
 
       r[F::footprint_bytes] = c.footprint_bytes;

@@ -63,7 +63,7 @@ namespace candor::models::halide {
   X(loads_pointwise)        /* unit Jacobian, one point per call */                       \
   X(loads_stencil)          /* unit Jacobian, a window wider than one */                  \
   X(loads_strided)          /* a coefficient other than 0 or +-1 (down/upsampling) */      \
-  X(loads_transposed)       /* the innermost loop moves a non-innermost dimension */      \
+  X(loads_transposed)       /* the innermost pure loop moves a non-innermost dimension */ \
   X(loads_broadcast)        /* a pure loop moves no producer dimension (reuse) */        \
   X(loads_data_dependent)   /* non-affine: gathers, lookups, histograms */                \
   X(loads_self)             /* an update reading its own Func */                          \
