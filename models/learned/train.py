@@ -247,6 +247,7 @@ def main():
         "provenance": {
             "command": "/usr/bin/python3 models/learned/train.py " + " ".join(sys.argv[1:]),
             "date": datetime.date.today().isoformat(),
+            "dataset_files": args.samples,
             "samples_read": len(samples),
             "training_samples": len(train),
             "training_pipelines": len(by_pipeline),
