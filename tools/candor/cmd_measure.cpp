@@ -1,15 +1,19 @@
 // `candor measure APP --schedule FILE`: compiles a schedule (halide_bridge JSON) on a fresh
-// instance of an app, verifies it against the reference, and benchmarks it. Autotuning runs
-// it as a child process, so a candidate that crashes or hangs takes only this process down.
+// instance of an app (or of a random pipeline, "random:SEED"), verifies it against the
+// reference, and benchmarks it. Autotuning and sample collection run it as a child process,
+// so a candidate that crashes or hangs takes only this process down; with
+// --reference-cache, the reference outputs are computed once per pipeline, not per schedule.
 #include <fmt/format.h>
 
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
-#include "apps.h"
 #include "commands.h"
 #include "halide_bridge/compile.h"
+#include "pipelines.h"
+#include "reference_cache.h"
 
 namespace candor::cli {
 namespace {
@@ -17,55 +21,93 @@ namespace {
 struct MeasureOptions {
   std::string app;
   std::string schedule_file;
+  std::string schedules_file;
+  std::string reference_cache;
   int threads = 0;
   int runs = 5;
   bool json = false;
 };
 
+// The schedules to measure: one JSON document (--schedule) or one per line (--schedules).
+// Prints the problem and returns false when a file cannot be read or holds no schedule.
+bool read_schedules(const MeasureOptions& o, std::vector<halide_bridge::Schedule>& schedules) {
+  const bool one = !o.schedule_file.empty();
+  const std::string& file = one ? o.schedule_file : o.schedules_file;
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << "candor measure: error: cannot read " << file << "\n";
+    return false;
+  }
+  std::vector<std::string> texts;
+  if (one) {
+    texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } else {
+    for (std::string line; std::getline(in, line);)
+      if (line.find_first_not_of(" \t\r") != std::string::npos) texts.push_back(line);
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const std::string where = one ? file : file + ":" + std::to_string(i + 1);
+    nlohmann::json j = nlohmann::json::parse(texts[i], nullptr, false);
+    if (j.is_discarded()) {
+      std::cerr << "candor measure: error: " << where << " is not JSON\n";
+      return false;
+    }
+    try {
+      schedules.push_back(j.get<halide_bridge::Schedule>());
+    } catch (const std::exception& e) {
+      std::cerr << "candor measure: error: " << where << ": not a schedule: " << e.what() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 int run_measure(const MeasureOptions& o) {
   namespace hb = halide_bridge;
-  const hb::App* app = apps::find_app(o.app);
+  const std::optional<hb::App> app = collect::find_pipeline(o.app);
   if (!app) {
-    std::cerr << "candor measure: error: unknown app '" << o.app << "' (see `candor apps`)\n";
+    std::cerr << "candor measure: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED)\n";
     return 1;
   }
-  std::ifstream in(o.schedule_file);
-  if (!in) {
-    std::cerr << "candor measure: error: cannot read " << o.schedule_file << "\n";
+  if (o.schedule_file.empty() && o.schedules_file.empty()) {
+    std::cerr << "candor measure: error: give the schedule to measure (--schedule FILE or --schedules FILE)\n";
     return 1;
   }
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded()) {
-    std::cerr << "candor measure: error: " << o.schedule_file << " is not JSON\n";
-    return 1;
-  }
-  hb::Schedule schedule;
-  try {
-    schedule = j.get<hb::Schedule>();
-  } catch (const std::exception& e) {
-    std::cerr << "candor measure: error: " << o.schedule_file << ": not a schedule: " << e.what() << "\n";
-    return 1;
-  }
+  std::vector<hb::Schedule> schedules;
+  if (!read_schedules(o, schedules)) return 1;
   const Halide::Target target = hb::host_target();
   hb::set_jit_threads(o.threads, target);
-  hb::KernelDescription kd = hb::describe_app(app->build(), target);
-  hb::Outputs reference = hb::reference_outputs(*app, target);
+  hb::KernelDescription kd;
+  hb::Outputs reference;
+  try {
+    kd = hb::describe_app(app->build(), target);
+    reference = collect::cached_reference_outputs(*app, target, o.reference_cache);
+  } catch (const hb::BridgeError& e) {
+    std::cerr << "candor measure: error: " << o.app << ": " << e.what() << "\n";
+    return 1;
+  }
   hb::RunOptions options;
   options.threads = o.threads;
   options.timed_runs = o.runs;
-  hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
-  if (o.json) {
-    nlohmann::json out = {{"app", o.app},          {"verified", r.ok},          {"runtime_ms", r.median_ms},
-                          {"compile_ms", r.compile_ms}, {"failed_step", r.failed_step}, {"error", r.error},
-                          {"run_ms", r.run_ms}};
-    std::cout << out.dump() << std::endl;
-  } else if (r.ok) {
-    std::cout << fmt::format("{}: verified, {:.3f} ms (median of {}), compiled in {:.0f} ms\n", o.app,
-                             r.median_ms, o.runs, r.compile_ms);
-  } else {
-    std::cout << fmt::format("{}: failed at {}: {}\n", o.app, r.failed_step, r.error);
+  bool all_ok = true;
+  for (const hb::Schedule& schedule : schedules) {
+    hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    all_ok = all_ok && r.ok;
+    if (o.json || !o.schedules_file.empty()) {
+      // One line per schedule, flushed at once: a caller reading a batch sees every result
+      // that was complete before a crash.
+      nlohmann::json out = {{"app", o.app},          {"verified", r.ok},          {"runtime_ms", r.median_ms},
+                            {"compile_ms", r.compile_ms}, {"failed_step", r.failed_step}, {"error", r.error},
+                            {"run_ms", r.run_ms}};
+      std::cout << out.dump() << std::endl;
+    } else if (r.ok) {
+      std::cout << fmt::format("{}: verified, {:.3f} ms (median of {}), compiled in {:.0f} ms\n", o.app,
+                               r.median_ms, o.runs, r.compile_ms);
+    } else {
+      std::cout << fmt::format("{}: failed at {}: {}\n", o.app, r.failed_step, r.error);
+    }
   }
-  return r.ok ? 0 : 1;
+  return all_ok ? 0 : 1;
 }
 
 }  // namespace
@@ -73,12 +115,18 @@ int run_measure(const MeasureOptions& o) {
 void register_measure_command(CLI::App& app, int& exit_status) {
   auto o = std::make_shared<MeasureOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "measure", "Compile, verify and benchmark a schedule (JSON, as `candor search --json` writes) on an app");
-  cmd->add_option("app", o->app, "the app (see `candor apps`)")->required();
-  cmd->add_option("--schedule", o->schedule_file, "the schedule, as JSON")->required();
+      "measure", "Compile, verify and benchmark a schedule (JSON, as `candor search --json` writes) on an app or a random pipeline");
+  cmd->add_option("app", o->app, "the app (see `candor apps`), or random:SEED for a random pipeline")->required();
+  CLI::Option* one = cmd->add_option("--schedule", o->schedule_file, "the schedule, as JSON");
+  CLI::Option* many = cmd->add_option("--schedules", o->schedules_file,
+                                      "several schedules, one JSON a line, measured in turn in this process "
+                                      "(one JSON result a line, as each is done)");
+  one->excludes(many);
   cmd->add_option("--threads", o->threads, "worker threads (0: every core)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "timed runs; the median is reported")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_option("--reference-cache", o->reference_cache,
+                  "folder caching the reference outputs per pipeline (computed by the first measurement)");
   cmd->callback([o, &exit_status] { exit_status = run_measure(*o); });
 }
 

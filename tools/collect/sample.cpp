@@ -1,0 +1,50 @@
+#include "sample.h"
+
+#include <map>
+#include <utility>
+
+#include "dataset.h"
+#include "models/halide/stage_features.h"
+
+namespace candor::collect {
+
+nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule& drawn) {
+  namespace mh = models::halide;
+  const halide_bridge::KernelDescription& kd = context.space->kernel();
+  const mh::ScheduleView view = context.space->view(drawn.candidate);
+  const mh::Prediction prediction = context.model->explain(kd, view);
+  std::map<std::pair<std::string, int>, const mh::StageCost*> costs;
+  for (const mh::StageCost& s : prediction.stages) costs[{s.func, s.stage}] = &s;
+
+  nlohmann::json stages = nlohmann::json::array();
+  for (const mh::StageFeatures& f : mh::featurize(kd, view, context.model->machine())) {
+    nlohmann::json stage = f;
+    auto it = costs.find({f.func, f.stage});
+    const mh::StageCost none;  // a stage the model inlines costs nothing of its own
+    const mh::StageCost& cost = it == costs.end() ? none : *it->second;
+    stage["terms"] = {{"compute_s", cost.compute_s},       {"load_s", cost.load_s},
+                      {"store_s", cost.store_s},           {"parallel_s", cost.parallel_s},
+                      {"allocation_s", cost.allocation_s}, {"loop_s", cost.loop_s}};
+    stages.push_back(std::move(stage));
+  }
+  nlohmann::json record = {{"key", sample_key(context.pipeline, drawn.schedule)},
+                           {"pipeline", context.pipeline}};
+  if (context.seed) record["seed"] = *context.seed;
+  record["source"] = drawn.source;
+  record["dropout"] = drawn.dropout;
+  record["predicted_s"] = prediction.seconds;
+  record["decisions"] = drawn.decisions;
+  record["schedule"] = drawn.schedule;
+  record["stages"] = std::move(stages);
+  return record;
+}
+
+void add_measurement(nlohmann::json& record, const ChildMeasurement& m) {
+  record["ok"] = m.ok;
+  record["failure"] = m.failure;
+  record["runtime_ms"] = m.runtime_ms;
+  record["compile_ms"] = m.compile_ms;
+  record["wall_s"] = m.wall_seconds;
+}
+
+}  // namespace candor::collect
