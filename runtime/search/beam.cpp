@@ -22,7 +22,10 @@
 // is optimal.
 //
 // Anytime (anytime=1, when the budget has a time or node limit): the first round is plain
-// beam search, so the best is never worse than with anytime=0 and the same seed; then rounds
+// beam search, so the best is never worse than with anytime=0 and the same seed (unless the
+// greedy dive predicts that a round of `width` cannot end within the budget, as width x
+// passes dives: the first round is then narrowed to fit, where plain beam would have been
+// cut short with only the dive's answer); then rounds
 // go on until the budget is spent, each `grow` times wider than the one before (Adams'
 // "more effort" setting), sharing the incumbent (which prunes harder), the valleys and the
 // statistics. A round is worth something only when it reaches the leaves, so a round that
@@ -83,25 +86,30 @@ class Beam : public Search {
     const int64_t max_width = budget.max_kept > 0 ? budget.max_kept : std::numeric_limits<int64_t>::max();
     int64_t width = std::min(s_.width, max_width);
 
+    const bool anytime = s_.anytime && (budget.seconds < kInf || budget.max_expanded >= 0);
     depth_estimate_ = 1;
     if (s_.passes > 1) {
       int steps = 0;
+      const double started = run.elapsed();
       if (dive(run, root, DivePolicy::Greedy, run.rng, nullptr, &steps) < kInf) {
         depth_estimate_ = std::max(1, steps);
+        // A round costs about width x passes dives: a first round that cannot end within
+        // the budget would leave only the dive's answer, a narrower one that can is better.
+        RoundReport dive_cost{run.elapsed() - started, run.stats.expanded, false};
+        if (anytime) width = std::max<int64_t>(1, std::min(width, fitting_width(run, dive_cost, 1.0 / s_.passes)));
       }
     }
     top_.clear();
     if (run.best()) remember(space, *run.best(), run.best_cost());
 
     RoundReport last = round(run, root, width, nullptr);
-    const bool limited = budget.seconds < kInf || budget.max_expanded >= 0;
-    if (!s_.anytime || !limited) return run.finish(last.exhausted);
+    if (!anytime) return run.finish(last.exhausted);
 
     Rng jitter_rng(budget.seed ^ 0x6a09e667f3bcc909ULL);
     int64_t widest = width;
     while (!last.exhausted && !run.stop()) {
       int64_t next = std::min(grown(width), max_width);
-      next = std::max<int64_t>(1, std::min(next, fitting_width(run, last, width)));
+      next = std::max<int64_t>(1, std::min(next, fitting_width(run, last, static_cast<double>(width))));
       const bool repeat = next <= widest;
       if (repeat && s_.jitter <= 0) break;
       width = next;
@@ -133,14 +141,14 @@ class Beam : public Search {
 
   // The widest round that should end within the budget left, assuming a round's cost grows
   // in proportion to its width (90% of what is left, for the error of that guess).
-  static int64_t fitting_width(const Run& run, const RoundReport& last, int64_t last_width) {
+  static int64_t fitting_width(const Run& run, const RoundReport& last, double last_width) {
     double scale = kInf;
     if (run.time_limited()) scale = run.seconds_left() / std::max(last.seconds, 1e-6);
     if (run.budget.max_expanded >= 0) {
       double left = static_cast<double>(run.budget.max_expanded - run.stats.expanded);
       scale = std::min(scale, left / static_cast<double>(std::max<int64_t>(last.expanded, 1)));
     }
-    double w = 0.9 * scale * static_cast<double>(last_width);
+    double w = 0.9 * scale * last_width;
     return w >= 9e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(w);
   }
 
