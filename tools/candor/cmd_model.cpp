@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -173,7 +174,15 @@ void print_text(const nlohmann::json& r) {
 
 int run_eval(const EvalOptions& o) {
   const std::string weights = o.weights.empty() ? ml::default_weights_path() : o.weights;
+  if (o.weights.empty() && !std::filesystem::exists(weights))
+    throw std::invalid_argument("no shipped weights at " + weights +
+                                " (searches use the analytic model): train them with models/learned/model_ship.sh "
+                                "(models/learned/README.md), or pass --weights");
   auto model = std::make_shared<const ml::LearnedModel>(ml::LearnedModel::load(weights));
+  for (const std::string& path : {ml::default_samples_path(), ml::default_apps_samples_path()})
+    if ((path == ml::default_samples_path() ? o.samples.empty() : o.apps_samples.empty()) &&
+        !std::filesystem::exists(path))
+      throw std::invalid_argument("no dataset at " + path + ": collect one (docs/dataset.md) or pass --samples / --apps-samples");
   ml::SampleFile random;
   for (const std::string& path : o.samples.empty() ? std::vector<std::string>{ml::default_samples_path()} : o.samples)
     ml::merge_samples(random, ml::read_samples(path));
