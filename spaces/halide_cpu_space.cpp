@@ -229,8 +229,8 @@ models::halide::ScheduleView HalideCpuSpace::view(const Candidate& c) const {
 // loop and an S-wide inner-band loop (S = T: all of it inner; S = 1: all of it middle).
 // The innermost pure loop's inner part is split again at the vector width when vectorized;
 // the next pure loop's (or, unvectorized, the innermost pure loop's) inner part is unrolled.
-// RDom loops are never split, so they stay in the outer band and the pure loops' inner bands
-// are the innermost loops emitted.
+// RDom loops are never split: they run, in their order, between the inner band and the
+// middle band, so the pure loops' inner bands are the innermost loops emitted.
 HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   Bands b;
   const StageRef ref = stage_refs_[so];
@@ -252,6 +252,10 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
     const int l = loop_refs_[loops[i]].loop;
     const std::string var = stage.loops[l].var;
     const int64_t tile = tile_value(c, loops[i], false), subtile = tile_value(c, loops[i], true);
+    if (!stage.loops[l].is_pure) {
+      b.reduction.push_back(var);
+      continue;
+    }
     if (tile == 1) {
       b.outer.push_back(var);
       continue;
@@ -287,7 +291,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   if (parallel && !b.outer.empty()) {
     b.schedule.annotations[b.outer.back()] = hb::LoopAnnotation::Parallel;
   }
-  for (const auto* band : {&b.inner, &b.middle, &b.outer}) {
+  for (const auto* band : {&b.inner, &b.reduction, &b.middle, &b.outer}) {
     b.schedule.order.insert(b.schedule.order.end(), band->begin(), band->end());
   }
   return b;

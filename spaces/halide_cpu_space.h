@@ -44,9 +44,11 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
     int stage_object = 0;
     int loop = 0;  // index in StageInfo::loops (innermost first)
   };
-  // The loop names a stage's bands get under the candidate's tiling.
+  // The loop names a stage's bands get under the candidate's tiling, emitted inner band,
+  // RDom loops, middle band, outer band (the inner band is the register block each
+  // reduction step updates; the middle and outer bands tile it).
   struct Bands {
-    std::vector<std::string> inner, middle, outer;  // innermost first
+    std::vector<std::string> inner, reduction, middle, outer;  // innermost first
     halide_bridge::StageSchedule schedule;
   };
   Bands bands(const Candidate& c, int stage_object) const;

@@ -47,12 +47,15 @@ std::vector<int> pure_loops(const hb::StageInfo& st) {
   return out;
 }
 
-// The loop innermost in the emitted order: the space emits the inner band, then the middle
-// band, then the outer band, each in the kernel's loop order (innermost first), and a loop
-// lands in the inner band when split with a subtile, in the middle band when split without.
-int emitted_innermost(const StageChoice& c) {
+// The loop innermost in the emitted order: the space emits the inner band, the RDom loops,
+// the middle band, then the outer band, each in the kernel's loop order (innermost first);
+// a pure loop lands in the inner band when split with a subtile, in the middle band when
+// split without.
+int emitted_innermost(const StageChoice& c, const hb::StageInfo& st) {
   for (size_t i = 0; i < c.tile.size(); ++i)
     if (c.tile[i] > 1 && c.subtile[i] > 1) return int(i);
+  for (size_t i = 0; i < st.loops.size(); ++i)
+    if (!st.loops[i].is_pure) return int(i);
   for (size_t i = 0; i < c.tile.size(); ++i)
     if (c.tile[i] > 1) return int(i);
   return 0;
@@ -219,7 +222,7 @@ class Evaluator {
     if (c.vectorize && sv && c.tile[v] > 1 && c.subtile[v] < sv->vector_width) c.vectorize = false;
     c.unroll_loop = !c.vectorize ? c.vector_loop : pure.size() > 1 ? pure[1] : -1;
     if (c.unroll_loop < 0) c.unroll = false;
-    c.innermost = emitted_innermost(c);
+    c.innermost = emitted_innermost(c, st);
     return c;
   }
 

@@ -16,7 +16,7 @@
 //    its consumer from L1/L2), loads served by L1, and bytes written; at the bandwidth
 //    measured for that level with the cores in use; an access whose stride along the
 //    loop innermost in the emitted order (the vectorized innermost pure loop when
-//    vectorized: RDom loops stay in the outer band) is at least a cache line loads a whole
+//    vectorized: RDom loops run outside the inner band) is at least a cache line loads a whole
 //    line per point, from the level that holds the lines that loop touches;
 //  * overheads: parallel loop launches and tasks, allocations, innermost loop iterations
 //    (divided by the unroll factor).
