@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make bison flex libfmt-dev libgtest-dev libhalide14-0-dev llvm-14-tools
-          nlohmann-json3-dev libcli11-dev gnuplot-nox python3-torch)
+          nlohmann-json3-dev libcli11-dev gnuplot-nox python3-torch libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

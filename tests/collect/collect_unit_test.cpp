@@ -1,0 +1,162 @@
+// The pieces of sample collection: dataset shards (atomic lines, torn tails, merge), the
+// reference cache's file format, pipelines by name, and reproducible schedule draws.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "dataset.h"
+#include "draw.h"
+#include "halide_bridge/compile.h"
+#include "models/halide/machine.h"
+#include "pipelines.h"
+#include "reference_cache.h"
+
+namespace candor::collect {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    char name[] = "/tmp/candor_collect_test_XXXXXX";
+    path_ = mkdtemp(name);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(Dataset, KeysNameThePipelineAndHashTheSchedule) {
+  halide_bridge::Schedule a, b;
+  b.funcs["f"].compute.kind = halide_bridge::Location::Kind::Root;
+  const std::string ka = sample_key("random_3", a), kb = sample_key("random_3", b);
+  EXPECT_EQ(ka.rfind("random_3/", 0), 0u);
+  EXPECT_EQ(ka.size(), std::string("random_3/").size() + 16);
+  EXPECT_NE(ka, kb);
+  EXPECT_EQ(ka, sample_key("random_3", a));
+  EXPECT_NE(ka, sample_key("random_4", a));
+}
+
+TEST(Dataset, ATornLastLineIsSkippedThenCutOffBeforeTheNextAppend) {
+  TempDir dir;
+  const std::string shard = shard_path(dir.path(), 0);
+  append_record(shard, {{"key", "p/1"}, {"ok", true}});
+  append_record(shard, {{"key", "p/2"}, {"ok", false}});
+  { std::ofstream(shard, std::ios::app) << R"({"key": "p/3", "ok": tr)"; }
+  EXPECT_EQ(read_keys(shard), (std::set<std::string>{"p/1", "p/2"}));
+  EXPECT_EQ(drop_torn_tail(shard), std::string(R"({"key": "p/3", "ok": tr)").size());
+  EXPECT_EQ(drop_torn_tail(shard), 0u);
+  append_record(shard, {{"key", "p/3"}, {"ok", true}});
+  const std::vector<nlohmann::json> records = read_records(shard);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[2]["key"], "p/3");
+  const std::string text = read_file(shard);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+}
+
+TEST(Dataset, MergeKeepsEveryKeyOnceFirstOccurrenceWinning) {
+  TempDir dir;
+  append_record(shard_path(dir.path(), 0), {{"key", "p/1"}, {"v", 0}});
+  append_record(shard_path(dir.path(), 0), {{"key", "p/2"}, {"v", 0}});
+  append_record(shard_path(dir.path(), 10), {{"key", "p/2"}, {"v", 10}});
+  append_record(shard_path(dir.path(), 2), {{"key", "p/3"}, {"v", 2}});
+  { std::ofstream(fs::path(dir.path()) / "shard-x.jsonl") << R"({"key": "p/9"})" << "\n"; }
+  const std::vector<std::string> shards = shard_paths(dir.path());
+  ASSERT_EQ(shards.size(), 3u);  // by rank: 0, 2, 10; shard-x is not a shard
+  EXPECT_EQ(shards[2], shard_path(dir.path(), 10));
+  std::vector<std::string> inputs = {merged_path(dir.path())};  // absent: no records
+  inputs.insert(inputs.end(), shards.begin(), shards.end());
+  EXPECT_EQ(merge_records(inputs, merged_path(dir.path())), 3u);
+  const std::vector<nlohmann::json> merged = read_records(merged_path(dir.path()));
+  ASSERT_EQ(merged.size(), 3u);
+  EXPECT_EQ(merged[1]["key"], "p/2");
+  EXPECT_EQ(merged[1]["v"], 0);
+  // Merging again (the merged file first) changes nothing.
+  EXPECT_EQ(merge_records(inputs, merged_path(dir.path())), 3u);
+}
+
+TEST(ReferenceCache, OutputsRoundTripAndABrokenFileIsRejected) {
+  TempDir dir;
+  Halide::Buffer<float> f(3, 2);
+  Halide::Buffer<uint8_t> u(5);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x) f(x, y) = 0.5f * x - y;
+  for (int x = 0; x < 5; ++x) u(x) = static_cast<uint8_t>(200 + x);
+  const halide_bridge::Outputs outputs = {f, u};
+  const std::string path = dir.path() + "/p.ref";
+  ASSERT_TRUE(write_outputs(outputs, path));
+  halide_bridge::Outputs back;
+  ASSERT_TRUE(read_outputs(path, back));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].type(), Halide::Float(32));
+  EXPECT_EQ(back[0].dim(0).extent(), 3);
+  EXPECT_EQ(back[0].dim(1).extent(), 2);
+  EXPECT_TRUE(halide_bridge::compare_outputs(back, outputs, {0, 0}).ok);
+
+  const std::string text = read_file(path);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text.substr(0, text.size() - 1);
+  EXPECT_FALSE(read_outputs(path, back));
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << "not a reference";
+  EXPECT_FALSE(read_outputs(path, back));
+  EXPECT_FALSE(read_outputs(dir.path() + "/missing.ref", back));
+}
+
+TEST(Pipelines, FoundByAppNameOrRandomSeed) {
+  ASSERT_TRUE(find_pipeline("box_blur").has_value());
+  std::optional<halide_bridge::App> random = find_pipeline(random_pipeline_spec(17));
+  ASSERT_TRUE(random.has_value());
+  EXPECT_EQ(random->name, "random_17");
+  EXPECT_FALSE(find_pipeline("random:").has_value());
+  EXPECT_FALSE(find_pipeline("random:-1").has_value());
+  EXPECT_FALSE(find_pipeline("random:1x").has_value());
+  EXPECT_FALSE(find_pipeline("no_such_app").has_value());
+}
+
+TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
+  const char* machine_path = std::getenv("CANDOR_MACHINE");
+  ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
+  const models::halide::AnalyticModel model(models::halide::load_machine(machine_path));
+  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(1));
+  ASSERT_TRUE(app.has_value());
+  const HalideCpuSpace space(halide_bridge::describe_app(app->build(), halide_bridge::host_target()));
+  DrawOptions options;
+  options.schedules = 8;
+  const std::vector<DrawnSchedule> first = draw_schedules(space, model, 42, options);
+  const std::vector<DrawnSchedule> again = draw_schedules(space, model, 42, options);
+  const std::vector<DrawnSchedule> other = draw_schedules(space, model, 43, options);
+  ASSERT_EQ(first.size(), 8u);
+  ASSERT_EQ(again.size(), first.size());
+  std::set<std::string> keys, other_keys;
+  int random = 0;
+  for (size_t i = 0; i < first.size(); ++i) {
+    EXPECT_TRUE(space.is_complete(first[i].candidate));
+    EXPECT_TRUE(space.satisfies_all(first[i].candidate));
+    EXPECT_EQ(first[i].schedule, again[i].schedule);
+    EXPECT_EQ(first[i].decisions.size(), static_cast<size_t>(space.num_vars()));
+    keys.insert(sample_key(app->name, first[i].schedule));
+    random += first[i].source == "random";
+  }
+  for (const DrawnSchedule& d : other) other_keys.insert(sample_key(app->name, d.schedule));
+  EXPECT_EQ(keys.size(), first.size());
+  EXPECT_EQ(random, 2);  // a quarter
+  EXPECT_EQ(first[0].source, "dropout_greedy");
+  EXPECT_EQ(first[0].dropout, 0);
+  EXPECT_NE(keys, other_keys);
+}
+
+}  // namespace
+}  // namespace candor::collect
