@@ -102,7 +102,9 @@ class Beam : public Search {
     top_.clear();
     if (run.best()) remember(space, *run.best(), run.best_cost());
 
-    RoundReport last = round(run, root, width, nullptr);
+    sources_.clear();
+    RoundReport last = round(run, root, width, nullptr, true);
+    if (!last.exhausted) fill_top(run);
     if (!anytime) return run.finish(last.exhausted);
 
     Rng jitter_rng(budget.seed ^ 0x6a09e667f3bcc909ULL);
@@ -114,7 +116,7 @@ class Beam : public Search {
       if (repeat && s_.jitter <= 0) break;
       width = next;
       widest = std::max(widest, width);
-      last = round(run, root, width, repeat ? &jitter_rng : nullptr);
+      last = round(run, root, width, repeat ? &jitter_rng : nullptr, false);
     }
     return run.finish(last.exhausted);
   }
@@ -152,6 +154,26 @@ class Beam : public Search {
     return w >= 9e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(w);
   }
 
+  // The last level of a beam holds near-duplicates (they differ in the last decisions), so
+  // the first round's beams at a few depths (shallow ones differ in early decisions, such as
+  // where a Func is computed) are completed by greedy dives until Budget::keep_top
+  // different implementations are known: candidates of the same rank, shallowest first.
+  void fill_top(Run& run) {
+    const size_t keep = static_cast<size_t>(std::max(run.budget.keep_top, 1));
+    size_t dives = 0;
+    for (size_t rank = 0; run.top_size() < keep && dives < 4 * keep; ++rank) {
+      bool any = false;
+      for (const std::vector<Candidate>& level : sources_) {
+        if (rank >= level.size()) continue;
+        any = true;
+        if (run.top_size() >= keep || dives == 4 * keep || run.stop()) return;
+        dive(run, level[rank], DivePolicy::Greedy, run.rng);
+        ++dives;
+      }
+      if (!any) return;
+    }
+  }
+
   // Keeps the `keep` best implementations found so far, best first.
   void remember(const Space& space, const Candidate& c, double cost) {
     if (cost == kInf) return;
@@ -169,8 +191,8 @@ class Beam : public Search {
   }
 
   // One round of coarse-to-fine passes at `width`; `jitter_rng`, when given, randomises the
-  // ranking.
-  RoundReport round(Run& run, const Candidate& root, int64_t width_, Rng* jitter_rng) {
+  // ranking; `record` keeps the sources of fill_top.
+  RoundReport round(Run& run, const Candidate& root, int64_t width_, Rng* jitter_rng, bool record) {
     const Space& space = run.space;
     const Objective& objective = run.objective;
     const size_t width = static_cast<size_t>(width_);
@@ -259,6 +281,13 @@ class Beam : public Search {
             beam.push_back(std::move(pool[i]));
           }
         }
+        // Sources of different completions for the top-K (fill_top): the first round's first
+        // pass, at about 8 depths.
+        const int every = std::max(1, depth_estimate_ / 8);
+        if (record && pass == 1 && run.budget.keep_top > 1 && !beam.empty() && beam[0].depth % every == 0) {
+          sources_.emplace_back();
+          for (const Node& n : beam) sources_.back().push_back(n.candidate);
+        }
       }
       // The first pass saw every candidate the bound let through: nothing is left to find.
       if (pass == 1 && !dropped && !run.budget_hit()) {
@@ -278,6 +307,7 @@ class Beam : public Search {
   Settings s_;
   int depth_estimate_ = 1;
   std::vector<Implementation> top_;  // the valleys the restricted passes refine
+  std::vector<std::vector<Candidate>> sources_;  // see fill_top
 };
 
 }  // namespace

@@ -77,6 +77,8 @@ class Run {
   double offer(const Candidate& complete);
   double best_cost() const { return best_cost_; }
   const std::optional<Candidate>& best() const { return best_; }
+  // Members of the top-K so far (pairwise different, see alike()); 0 while keep_top is 1.
+  size_t top_size() const { return top_.size(); }
   // Whether a candidate with this lower bound may still hold something better than the
   // incumbent; counts a pruned candidate when not.
   bool survives_bound(double lower_bound) {
