@@ -15,10 +15,11 @@ namespace hb = candor::halide_bridge;
 using candor::Candidate;
 using candor::HalideCpuSpace;
 
-// A random dive: the first open variable in the space's decision order gets a random value
-// among those left, until the candidate is complete.
-std::optional<Candidate> random_dive(const HalideCpuSpace& space, std::mt19937_64& rng) {
-  std::optional<Candidate> c = space.root();
+// A random dive from `c` (the root when absent): the first open variable in the space's
+// decision order gets a random value among those left, until the candidate is complete.
+std::optional<Candidate> random_dive(const HalideCpuSpace& space, std::mt19937_64& rng,
+                                     std::optional<Candidate> c = std::nullopt) {
+  if (!c) c = space.root();
   if (!c) return c;
   for (int var : space.decision_order()) {
     while (!space.is_fixed(*c, var)) {
@@ -56,6 +57,60 @@ TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
     nlohmann::json j = schedule;
     if (std::getenv("CANDOR_TEST_TRACE")) std::cerr << hb::print_schedule(schedule, kd) << std::endl;
     hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
+  }
+}
+
+// matmul's update `dot(x, y) += A(k, y) * B(x, k)` runs its RDom loop innermost in the
+// algorithm; the space vectorizes its innermost pure loop (x) instead, and that schedule
+// compiles and matches the reference.
+TEST(HalideCpuSpace, UpdateWithAnInnermostRDomLoopVectorizesItsInnermostPureLoop) {
+  const hb::App* app = candor::apps::find_app("matmul");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  // The update stage object: stage objects follow the Funcs' order, stages in order.
+  int stage_object = 0, func = -1;
+  for (int f = 0; f < static_cast<int>(kd.funcs.size()) && func < 0; ++f) {
+    const auto& stages = kd.funcs[f].stages;
+    if (stages.size() > 1 && !stages[1].loops.empty() && !stages[1].loops[0].is_pure) {
+      func = f;
+      stage_object += 1;
+    } else {
+      stage_object += static_cast<int>(stages.size());
+    }
+  }
+  ASSERT_GE(func, 0) << "matmul has no update with an innermost RDom loop";
+  const hb::StageInfo& update = kd.funcs[func].stages[1];
+  std::string pure_var;
+  for (const hb::LoopInfo& l : update.loops)
+    if (l.is_pure && pure_var.empty()) pure_var = l.var;
+
+  std::optional<Candidate> root = space.root();
+  ASSERT_TRUE(root);
+  ASSERT_TRUE(space.fix(*root, space.vectorize_ref(stage_object).var, candor::spaces::halide_cpu::Bool::YES))
+      << "vectorizing the update is not allowed";
+  hb::Outputs reference = hb::reference_outputs(*app, target);
+  hb::RunOptions options;
+  options.warmup_runs = 0;
+  options.timed_runs = 1;
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 2; ++i) {
+    std::optional<Candidate> c = random_dive(space, rng, root);
+    ASSERT_TRUE(c) << "dive " << i << " failed";
+    ASSERT_TRUE(space.satisfies_all(*c));
+    hb::Schedule schedule = space.to_schedule(*c);
+    const hb::StageSchedule& s = schedule.funcs.at(kd.funcs[func].name).stages.at(1);
+    std::string vectorized;
+    for (const auto& [var, annotation] : s.annotations)
+      if (annotation == hb::LoopAnnotation::Vectorized) vectorized = var;
+    EXPECT_EQ(vectorized.rfind(pure_var, 0), 0u) << "vectorized loop '" << vectorized << "', expected a part of "
+                                                 << pure_var;
+    ASSERT_FALSE(s.order.empty());
+    EXPECT_EQ(s.order.front(), vectorized) << "the vector loop is not innermost";
+    hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    nlohmann::json j = schedule;
     EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
   }
 }
