@@ -40,6 +40,7 @@ struct Options {
   bool apps = false;
   int schedules_per_pipeline = 8;
   double timeout = 60;
+  double time_limit = 0;  // seconds; 0: none
   uint64_t seed = 0;
   int threads = 0;
   int runs = 5;
@@ -192,8 +193,15 @@ int run(const Options& o, int rank, int ranks) {
   Progress progress;
   progress.rank = rank;
   for (size_t i = rank; i < pipelines.size(); i += ranks) progress.expected += o.schedules_per_pipeline;
-  for (size_t i = rank; i < pipelines.size(); i += ranks)
+  for (size_t i = rank; i < pipelines.size(); i += ranks) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - progress.start).count();
+    if (o.time_limit > 0 && elapsed >= o.time_limit) {
+      std::cerr << fmt::format("[rank {}] time limit reached: stopping before {}\n", rank, pipelines[i].spec);
+      break;
+    }
     collect_pipeline(pipelines[i], o, model, measure_options, known, shard, progress);
+  }
   std::cerr << fmt::format("[rank {}] done: ", rank);
   progress.print(fmt::format("({} pipelines skipped)", progress.skipped_pipelines));
 
@@ -224,6 +232,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--timeout", o.timeout, "seconds per measurement (compile included)")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--time-limit", o.time_limit,
+                 "seconds after which each rank starts no new pipeline (then the shards are merged; rerun to "
+                 "resume); 0: none")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--seed", o.seed, "seed of the schedule draws")->capture_default_str();
   app.add_option("--threads", o.threads, "worker threads of each measurement (0: every core)")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
