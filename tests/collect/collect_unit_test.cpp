@@ -16,6 +16,8 @@
 #include "models/halide/machine.h"
 #include "pipelines.h"
 #include "reference_cache.h"
+#include "refeaturize.h"
+#include "sample.h"
 
 namespace candor::collect {
 namespace {
@@ -156,6 +158,46 @@ TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
   EXPECT_EQ(first[0].source, "dropout_greedy");
   EXPECT_EQ(first[0].dropout, 0);
   EXPECT_NE(keys, other_keys);
+}
+
+// Samples whose features and terms went out of date are rewritten from their decisions; a
+// sample whose decisions no longer replay to the measured schedule is dropped.
+TEST(Refeaturize, RestoresFeaturesFromDecisionsAndDropsStaleSamples) {
+  const char* machine_path = std::getenv("CANDOR_MACHINE");
+  ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
+  const models::halide::MachineDescription machine = models::halide::load_machine(machine_path);
+  const models::halide::AnalyticModel model(machine);
+  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(3));
+  ASSERT_TRUE(app.has_value());
+  const HalideCpuSpace space(halide_bridge::describe_app(app->build(), halide_bridge::host_target()));
+  DrawOptions options;
+  options.schedules = 4;
+  const std::vector<DrawnSchedule> drawn = draw_schedules(space, model, 7, options);
+  ASSERT_EQ(drawn.size(), 4u);
+  TempDir dir;
+  const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
+  std::vector<nlohmann::json> expected;
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    nlohmann::json record = describe_sample({"random_3", 3, &space, &model}, drawn[i]);
+    record["ok"] = true;
+    record["runtime_ms"] = 1.5 + double(i);
+    expected.push_back(record);
+    if (i == 1) {  // features and terms from an older model
+      record["predicted_s"] = 0;
+      for (auto& stage : record["stages"]) stage["features"]["points_computed"] = -1;
+    }
+    if (i == 2) record["schedule"]["funcs"] = nlohmann::json::object();  // another schedule was measured
+    if (i == 3) record["decisions"][0][1] = "NO_SUCH_VALUE";
+    append_record(in, record);
+  }
+  const RefeaturizeStats stats = refeaturize(in, out, machine);
+  EXPECT_EQ(stats.read, 4u);
+  EXPECT_EQ(stats.written, 2u);
+  EXPECT_EQ(stats.stale, 2u);
+  const std::vector<nlohmann::json> written = read_records(out);
+  ASSERT_EQ(written.size(), 2u);
+  EXPECT_EQ(written[0], expected[0]);
+  EXPECT_EQ(written[1], expected[1]);
 }
 
 }  // namespace
