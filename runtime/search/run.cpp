@@ -53,6 +53,7 @@ double Run::seconds_left() const {
 bool Run::stop() {
   if (budget_hit_) return true;
   if (budget.progress && elapsed() >= next_progress_) {
+    stats.seconds = elapsed();  // (finish() sets the final value)
     budget.progress(stats, best_cost_);
     next_progress_ = elapsed() + 0.5;
   }
