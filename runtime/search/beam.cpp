@@ -35,8 +35,11 @@
 // [1, 1 + jitter) (a generator seeded by Budget::seed), and with jitter=0 the search stops.
 // Without a time limit the widths depend only on expansions, so a seed and a node budget
 // reproduce the run.
+// Top-K (Budget::keep_top > 1): a beam's last level holds near-duplicates, so after the first
+// round its first pass's beams at about 8 depths are completed by greedy dives (at most
+// 4 x keep_top) until keep_top different implementations (alike() in search.h) are known.
 // Memory: at most `width` candidates between levels (width is clamped to Budget::max_kept),
-// plus the children of one level.
+// plus the children of one level, plus (first round, keep_top > 1) 8 x width sources.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -105,6 +108,7 @@ class Beam : public Search {
     sources_.clear();
     RoundReport last = round(run, root, width, nullptr, true);
     if (!last.exhausted) fill_top(run);
+    sources_.clear();
     if (!anytime) return run.finish(last.exhausted);
 
     Rng jitter_rng(budget.seed ^ 0x6a09e667f3bcc909ULL);
@@ -159,7 +163,8 @@ class Beam : public Search {
   // where a Func is computed) are completed by greedy dives until Budget::keep_top
   // different implementations are known: candidates of the same rank, shallowest first.
   void fill_top(Run& run) {
-    const size_t keep = static_cast<size_t>(std::max(run.budget.keep_top, 1));
+    if (run.budget.keep_top <= 1) return;
+    const size_t keep = static_cast<size_t>(run.budget.keep_top);
     size_t dives = 0;
     for (size_t rank = 0; run.top_size() < keep && dives < 4 * keep; ++rank) {
       bool any = false;
