@@ -439,8 +439,11 @@ class Describer {
           unite(required_[callee], edge.required);
           if (!edge.producer_is_input) consumers_of_[edge.producer].insert(info.name);
         }
+        for (const AccessDim& a : edge.footprint) st.non_affine_addresses |= !a.affine;
         kd_.edges.push_back(edge);
       }
+      if (s > 0)
+        for (const Halide::Expr& a : def.args()) st.non_affine_addresses |= !affine_form(prepare(a), loop_vars);
       info.stages.push_back(st);
     }
     infos_[info.name] = info;
@@ -522,7 +525,11 @@ void to_json(nlohmann::json& j, const Edge& e) {
 }
 
 void to_json(nlohmann::json& j, const StageInfo& s) {
-  j = nlohmann::json{{"index", s.index}, {"loops", s.loops}, {"ops", s.ops}, {"points", s.points()}};
+  j = nlohmann::json{{"index", s.index},
+                     {"loops", s.loops},
+                     {"ops", s.ops},
+                     {"non_affine_addresses", s.non_affine_addresses},
+                     {"points", s.points()}};
 }
 
 void to_json(nlohmann::json& j, const FuncInfo& f) {

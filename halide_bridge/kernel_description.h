@@ -65,6 +65,11 @@ struct StageInfo {
   int index = 0;                // 0: pure definition, k: update definition k-1
   std::vector<LoopInfo> loops;  // innermost first (Halide's default order)
   OpCounts ops;                 // per point
+  // Some coordinate it stores at (an update's arguments) or loads at is not affine in its
+  // loops: data-dependent (a splat, a histogram, a lookup) or a product of loops. Points
+  // computed past the required region (an update's RoundUp tail) read values never computed
+  // there, and a data-dependent address made of them stores or loads anywhere.
+  bool non_affine_addresses = false;
   int64_t points() const;
   const LoopInfo* find_loop(const std::string& var) const;
 };

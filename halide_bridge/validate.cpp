@@ -226,6 +226,15 @@ class Checker {
       if (l.annotation == LoopAnnotation::Vectorized) ++vectorized;
     }
     if (vectorized > 1) problem(label + ": more than one vectorized loop");
+    // Halide 14 rounds an update's splits up without computing its producers over the
+    // rounded region: the extra points read garbage, which is harmless unless it becomes an
+    // address (bilateral_grid's splat then stores far outside the grid).
+    if (st.index > 0 && st.non_affine_addresses)
+      for (const Split& sp : ss.splits)
+        if (sp.tail != Halide::TailStrategy::GuardWithIf)
+          problem(label + ": it stores or loads at non-affine addresses, so split '" + sp.var +
+                  "' must use TailStrategy::GuardWithIf (a rounded-up tail reads uncomputed values and "
+                  "uses them as addresses)");
 
     // Reordering loops of a reduction that must run in order would change the result.
     auto serial_rvars = [](const std::vector<ScheduledLoop>& ls) {

@@ -240,10 +240,12 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const bool unrolled = first_value(c, unroll_ref(so).var) == gen::Bool::YES;
   const bool parallel = first_value(c, parallel_ref(so).var) == gen::Bool::YES;
   // A stage reading an input buffer directly must not compute beyond the region it is asked
-  // for (rounding a split up would read outside the input): its splits guard their tails.
-  bool reads_input = false;
-  for (const hb::Edge* e : kernel_.edges_into(info.name, stage.index)) reads_input |= e->producer_is_input;
-  const Halide::TailStrategy tail = reads_input ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
+  // for (rounding a split up would read outside the input), nor may an update at non-affine
+  // (possibly data-dependent) addresses (Auto rounds an update's splits up, and the extra
+  // points store at addresses made of values never computed): their splits guard their tails.
+  bool guard = stage.index > 0 && stage.non_affine_addresses;
+  for (const hb::Edge* e : kernel_.edges_into(info.name, stage.index)) guard |= e->producer_is_input;
+  const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   const std::vector<int> pure = pure_loops(stage);
   const int vector_loop = pure.empty() ? -1 : pure[0];
   const int unroll_loop = !vectorized ? vector_loop : pure.size() > 1 ? pure[1] : -1;

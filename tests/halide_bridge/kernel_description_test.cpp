@@ -9,6 +9,7 @@ namespace {
 using testing::blur_app;
 using testing::matmul_app;
 using testing::resample_app;
+using testing::splat_app;
 
 const Halide::Target kHost("x86-64-linux-avx2-sse41");
 
@@ -112,6 +113,15 @@ TEST(KernelDescription, ReductionLoopsAndJacobians) {
   EXPECT_EQ(upd.ops.mul, 1);
   EXPECT_EQ(upd.ops.load_func, 3);  // A_im, B_im and prod itself
   EXPECT_EQ(kd.func("prod").consumers, std::vector<std::string>{"C"});
+  EXPECT_FALSE(upd.non_affine_addresses);
+}
+
+TEST(KernelDescription, DataDependentStoreOfAnUpdate) {
+  KernelDescription kd = describe_app(splat_app().build(), kHost);
+  const FuncInfo& hist = kd.func("hist");
+  ASSERT_EQ(hist.stages.size(), 2u);
+  EXPECT_FALSE(hist.stages[0].non_affine_addresses);
+  EXPECT_TRUE(hist.stages[1].non_affine_addresses);  // hist(x, y, in(...) / 32) += 1
 }
 
 TEST(KernelDescription, ResamplingAndDataDependentAccess) {

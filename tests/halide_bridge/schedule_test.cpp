@@ -16,6 +16,7 @@ namespace {
 
 using testing::blur_app;
 using testing::matmul_app;
+using testing::splat_app;
 
 // A tiled, vectorized, parallel blur with blur_x computed per tile and stored per strip.
 Schedule tiled_blur() {
@@ -125,6 +126,34 @@ TEST(Validate, RejectsIllegalCpuSchedules) {
   problems = schedule_problems(unknown, kd, host_target());
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("'nope', which is not in the pipeline"), std::string::npos);
+}
+
+// Halide 14 rounds an update's split up without computing its producers over the rounded
+// region; at data-dependent addresses the extra points store outside the buffer
+// (bilateral_grid segfaulted), so only guarded tails are valid there.
+TEST(Validate, UpdateAtDataDependentAddressesGuardsItsTails) {
+  KernelDescription kd = describe_app(splat_app().build(), host_target());
+  Schedule s = root_schedule(kd);
+  StageSchedule upd;
+  upd.splits = {make_split("y", 3), make_split("x", 2, Halide::TailStrategy::GuardWithIf)};
+  upd.order = {"x_i", "y_i", "r_x", "r_y", "x_o", "y_o"};
+  s.funcs["hist"].stages = {StageSchedule{}, upd};
+  auto problems = schedule_problems(s, kd, host_target());
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("stage hist.update(0): it stores or loads at non-affine addresses, so split 'y' "
+                             "must use TailStrategy::GuardWithIf"),
+            std::string::npos)
+      << problems[0];
+  s.funcs["hist"].stages[1].splits[0].tail = Halide::TailStrategy::GuardWithIf;
+  EXPECT_TRUE(schedule_problems(s, kd, host_target()).empty());
+
+  // matmul's update reads and stores at affine addresses: its splits may round up.
+  KernelDescription mm = describe_app(matmul_app(8).build(), host_target());
+  Schedule m = root_schedule(mm);
+  StageSchedule mupd;
+  mupd.splits = {make_split("i", 4)};
+  m.funcs["prod"].stages = {StageSchedule{}, mupd};
+  EXPECT_TRUE(schedule_problems(m, mm, host_target()).empty());
 }
 
 // A GPU schedule for blur_y with `tx` x `ty` threads per block.

@@ -154,6 +154,30 @@ App diamond_app(int width, int height) {
   return app;
 }
 
+App splat_app(int width, int height) {
+  App app;
+  app.name = "test_splat";
+  app.description = "4x4 cells of a uint8 image splatted into 8 bins (data-dependent stores)";
+  app.build = [=] {
+    AppInstance inst;
+    ImageParam in(Halide::UInt(8), 2, "in");
+    Var x("x"), y("y"), b("b");
+    Halide::RDom r(0, 4, 0, 4, "r");
+    Func hist("hist");
+    hist(x, y, b) = 0;
+    hist(x, y, Halide::cast<int>(in(4 * x + r.x, 4 * y + r.y) / 32)) += 1;
+    in.set_estimates({{0, width}, {0, height}});
+    hist.set_estimates({{0, width / 4}, {0, height / 4}, {0, 8}});
+    in.set(filled<uint8_t>({width, height}, 6, 256));
+    inst.funcs = {{"hist", hist}};
+    inst.outputs = {hist};
+    inst.inputs = {in};
+    inst.output_sizes = {{width / 4, height / 4, 8}};
+    return inst;
+  };
+  return app;
+}
+
 std::vector<App> all_test_apps() { return {blur_app(), matmul_app(), resample_app(), diamond_app()}; }
 
 }  // namespace candor::halide_bridge::testing

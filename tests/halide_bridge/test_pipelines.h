@@ -24,6 +24,10 @@ App resample_app(int width = 64, int height = 64);
 // two-output pipeline (Tuple-free, two Funcs).
 App diamond_app(int width = 64, int height = 32);
 
+// A bilateral-grid splat: hist(x, y, b) counts the values of in's 4x4 cell (x, y) falling in
+// bin b (of 8); the update stores at a data-dependent bin. Output estimates W/4 x H/4 x 8.
+App splat_app(int width = 64, int height = 64);
+
 std::vector<App> all_test_apps();
 
 }  // namespace candor::halide_bridge::testing
