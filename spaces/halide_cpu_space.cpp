@@ -224,6 +224,20 @@ models::halide::ScheduleView HalideCpuSpace::view(const Candidate& c) const {
   return out;
 }
 
+// Inlined producers are evaluated in the stage's own loops: reading the input through one
+// (the input's own Func always is) reads it directly.
+bool HalideCpuSpace::reads_input(const Candidate& c, const std::string& func, int stage) const {
+  for (const hb::Edge* e : kernel_.edges_into(func, stage)) {
+    if (e->producer_is_input) return true;
+    if (e->producer == func) continue;
+    const hb::FuncInfo* p = kernel_.find_func(e->producer);
+    if (p && first_value(c, location_ref(int(p - kernel_.funcs.data())).var) == gen::Where::INLINE &&
+        reads_input(c, p->name, 0))
+      return true;
+  }
+  return false;
+}
+
 // A loop of extent E with tile T and subtile S: unsplit in the outer band when T = 1; else
 // split by T into an outer-band loop and a T-wide loop, itself split by S into a middle-band
 // loop and an S-wide inner-band loop (S = T: all of it inner; S = 1: all of it middle).
@@ -243,8 +257,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   // for (rounding a split up would read outside the input), nor may an update at non-affine
   // (possibly data-dependent) addresses (Auto rounds an update's splits up, and the extra
   // points store at addresses made of values never computed): their splits guard their tails.
-  bool guard = stage.index > 0 && stage.non_affine_addresses;
-  for (const hb::Edge* e : kernel_.edges_into(info.name, stage.index)) guard |= e->producer_is_input;
+  const bool guard = (stage.index > 0 && stage.non_affine_addresses) || reads_input(c, info.name, stage.index);
   const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   const std::vector<int> pure = pure_loops(stage);
   const int vector_loop = pure.empty() ? -1 : pure[0];

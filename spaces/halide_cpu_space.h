@@ -52,6 +52,8 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
     halide_bridge::StageSchedule schedule;
   };
   Bands bands(const Candidate& c, int stage_object) const;
+  // Does the stage read an input buffer, directly or through Funcs c inlines?
+  bool reads_input(const Candidate& c, const std::string& func, int stage) const;
   int64_t tile_value(const Candidate& c, int loop_object, bool subtile) const;
 
   halide_bridge::KernelDescription kernel_;

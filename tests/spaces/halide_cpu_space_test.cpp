@@ -8,6 +8,7 @@
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
 #include "halide_cpu_space.h"
+#include "random_pipelines.h"
 
 namespace {
 
@@ -113,6 +114,41 @@ TEST(HalideCpuSpace, UpdateWithAnInnermostRDomLoopVectorizesItsInnermostPureLoop
     nlohmann::json j = schedule;
     EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
   }
+}
+
+// A stage reading an input through the input's Func (always inlined) reads the input itself:
+// its splits must guard their tails, or a tile shifted inwards at the image's edge reads
+// before the input's first pixel (random pipelines read through such Funcs).
+TEST(HalideCpuSpace, StagesReadingAnInputThroughItsInlinedFuncGuardTheirTails) {
+  const Halide::Target target = hb::host_target();
+  int checked = 0;
+  std::mt19937_64 rng(5);
+  for (uint64_t seed = 0; seed < 6; ++seed) {
+    hb::KernelDescription kd =
+        hb::describe_app(candor::models::random_pipelines::random_pipeline(seed).build(), target);
+    HalideCpuSpace space(kd);
+    for (int dive = 0; dive < 3; ++dive) {
+      std::optional<Candidate> c = random_dive(space, rng);
+      ASSERT_TRUE(c);
+      const hb::Schedule schedule = space.to_schedule(*c);
+      for (const hb::FuncInfo& f : kd.funcs) {
+        const hb::FuncSchedule& fs = schedule.funcs.at(f.name);
+        for (size_t k = 0; k < fs.stages.size(); ++k) {
+          bool through_alias = false;
+          for (const hb::Edge* e : kd.edges_into(f.name, f.stages[k].index)) {
+            const hb::FuncInfo* p = kd.find_func(e->producer);
+            through_alias |= p && p->is_input_alias;
+          }
+          if (!through_alias) continue;
+          for (const hb::Split& split : fs.stages[k].splits) {
+            EXPECT_EQ(split.tail, Halide::TailStrategy::GuardWithIf) << f.name << " splits " << split.var;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0) << "no dive split a stage that reads an input";
 }
 
 std::vector<std::string> app_names() {
