@@ -22,8 +22,9 @@ struct RefeaturizeStats {
 
 // Rewrites every record of `input` replayable today into `output` (atomically: a temporary
 // file renamed into place). A record whose decisions name variables or values the space no
-// longer has, fail to propagate, or give a schedule other than the measured one is dropped
-// (counted as stale): its runtime belongs to a schedule today's space cannot describe.
+// longer has, fail to propagate, or give a schedule other than the measured one (tail
+// strategies aside) is dropped (counted as stale): its runtime belongs to a schedule today's
+// space cannot describe. A kept record keeps the schedule that was measured.
 RefeaturizeStats refeaturize(const std::string& input, const std::string& output,
                              const models::halide::MachineDescription& machine);
 
