@@ -16,6 +16,7 @@
 #include "halide_bridge/compile.h"
 #include "halide_cpu_space.h"
 #include "model.h"
+#include "random_dive.h"
 #include "random_pipelines.h"
 
 namespace {
@@ -25,32 +26,14 @@ namespace mh = candor::models::halide;
 using candor::Candidate;
 using candor::HalideCpuSpace;
 
-// The first open variable in the space's decision order takes a random value left, until
-// the candidate is complete.
-std::optional<Candidate> random_dive(const HalideCpuSpace& space, std::mt19937_64& rng) {
-  std::optional<Candidate> c = space.root();
-  if (!c) return c;
-  for (int var : space.decision_order()) {
-    while (!space.is_fixed(*c, var)) {
-      const std::vector<int> values = space.values(*c, var);
-      Candidate next = *c;
-      const int value = values[rng() % values.size()];
-      if (space.fix(next, var, value)) {
-        *c = next;
-      } else if (!space.remove(*c, var, value)) {
-        return std::nullopt;
-      }
-    }
-  }
-  return c;
-}
-
 void write_samples(std::ostream& out, const std::string& name, std::optional<uint64_t> seed,
                    const hb::KernelDescription& kd, const mh::AnalyticModel& model, int per_pipeline,
                    std::mt19937_64& rng) {
   HalideCpuSpace space(kd);
   for (int k = 0; k < per_pipeline; ++k) {
-    const std::optional<Candidate> c = random_dive(space, rng);
+    const std::optional<Candidate> root = space.root();
+    const std::optional<Candidate> c =
+        root ? candor::random_dive(space, *root, space.decision_order(), rng) : std::nullopt;
     if (!c) continue;
     const mh::ScheduleView view = space.view(*c);
     const std::vector<mh::StageFeatures> features = mh::featurize(kd, view, model.machine());

@@ -8,6 +8,7 @@
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
 #include "halide_cpu_space.h"
+#include "random_dive.h"
 #include "random_pipelines.h"
 
 namespace {
@@ -16,25 +17,12 @@ namespace hb = candor::halide_bridge;
 using candor::Candidate;
 using candor::HalideCpuSpace;
 
-// A random dive from `c` (the root when absent): the first open variable in the space's
-// decision order gets a random value among those left, until the candidate is complete.
+// A random dive from `c` (the root when absent) over the space's decision order.
 std::optional<Candidate> random_dive(const HalideCpuSpace& space, std::mt19937_64& rng,
                                      std::optional<Candidate> c = std::nullopt) {
   if (!c) c = space.root();
   if (!c) return c;
-  for (int var : space.decision_order()) {
-    while (!space.is_fixed(*c, var)) {
-      std::vector<int> values = space.values(*c, var);
-      Candidate next = *c;
-      int value = values[rng() % values.size()];
-      if (space.fix(next, var, value)) {
-        *c = next;
-      } else if (!space.remove(*c, var, value)) {
-        return std::nullopt;
-      }
-    }
-  }
-  return c;
+  return candor::random_dive(space, *c, space.decision_order(), rng);
 }
 
 class HalideCpuSpaceOnApps : public ::testing::TestWithParam<std::string> {};

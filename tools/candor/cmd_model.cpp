@@ -18,6 +18,7 @@
 #include "models/halide/machine.h"
 #include "models/learned/model_eval.h"
 #include "models/learned/model_samples.h"
+#include "random_dive.h"
 
 namespace candor::cli {
 namespace {
@@ -65,23 +66,11 @@ nlohmann::json accuracy_json(const ml::Accuracy& a) {
 // A prefix of a random dive: a candidate with a random number of decisions taken (the mix of
 // partial and complete candidates a search ranks).
 std::optional<Candidate> random_prefix(const HalideCpuSpace& space, std::mt19937_64& rng) {
-  std::optional<Candidate> c = space.root();
+  std::optional<Candidate> root = space.root();
+  if (!root) return root;
   const std::vector<int>& order = space.decision_order();
   const size_t depth = order.empty() ? 0 : rng() % (order.size() + 1);
-  for (size_t d = 0; c && d < depth; ++d) {
-    const int var = order[d];
-    while (!space.is_fixed(*c, var)) {
-      const std::vector<int> values = space.values(*c, var);
-      Candidate next = *c;
-      const int value = values[rng() % values.size()];
-      if (space.fix(next, var, value)) {
-        *c = next;
-      } else if (!space.remove(*c, var, value)) {
-        return std::nullopt;
-      }
-    }
-  }
-  return c;
+  return random_dive(space, *root, order, rng, depth);
 }
 
 // Batched prediction of random candidates of one app, then a beam search ranked by the
