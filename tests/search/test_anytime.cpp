@@ -14,29 +14,10 @@ namespace {
 
 using testing::AssignmentObjective;
 using testing::AssignmentSpace;
-using testing::OrderSpace;
+using testing::BlockProblem;
+using testing::random_block;
 using testing::TilingObjective;
 using testing::TilingSpace;
-
-models::BasicBlock block_for(uint64_t seed, int n, double p) {
-  models::RandomBlockOptions o;
-  o.size = n;
-  o.edge_probability = p;
-  o.min_latency = 1;
-  o.max_latency = 5;
-  o.seed = seed;
-  return models::random_basic_block(o);
-}
-
-struct BlockProblem {
-  explicit BlockProblem(models::BasicBlock b)
-      : space(b), objective(b, space.encoding()), next(b, space.encoding()), root(*space.root()) {}
-  OrderSpace space;
-  models::BasicBlockObjective objective;
-  models::NextInstructionBrancher next;
-  FirstOpenVarBrancher pairs;
-  Candidate root;
-};
 
 SearchResult run_spec(const std::string& spec, const BlockProblem& p, const Budget& budget) {
   return make_search(spec)->run(p.space, p.root, p.objective, p.pairs, budget);
@@ -87,7 +68,7 @@ TEST(AnytimeBeam, SpendsMostOfATimeBudgetWhenTheTreeIsNotExhausted) {
 
 TEST(AnytimeBeam, StopsEarlyOnlyWhenTheTreeIsExhausted) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    BlockProblem p(block_for(seed, 6, 0.3));
+    BlockProblem p(random_block(seed, 6, 0.3));
     const int optimum = models::brute_force_optimum(p.space.block())->makespan;
     Budget budget;
     budget.seconds = 20;

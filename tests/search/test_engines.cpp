@@ -12,34 +12,10 @@
 namespace candor {
 namespace {
 
-using models::BasicBlock;
 using testing::AssignmentObjective;
 using testing::AssignmentSpace;
-using testing::OrderSpace;
-
-BasicBlock block_for(uint64_t seed, int n, double p = 0.3) {
-  models::RandomBlockOptions o;
-  o.size = n;
-  o.edge_probability = p;
-  o.min_latency = 1;
-  o.max_latency = 5;
-  o.seed = seed;
-  return models::random_basic_block(o);
-}
-
-// One basic-block problem: the space, its objective and both branchers.
-struct BlockProblem {
-  explicit BlockProblem(BasicBlock b)
-      : space(b),
-        objective(b, space.encoding()),
-        next(b, space.encoding()),
-        root(*space.root()) {}
-  OrderSpace space;
-  models::BasicBlockObjective objective;
-  models::NextInstructionBrancher next;
-  FirstOpenVarBrancher pairs;
-  Candidate root;
-};
+using testing::BlockProblem;
+using testing::random_block;
 
 const std::vector<std::string> kSpecs = {
     "dfbb",   "dfbb:order=bound", "dfbb:order=estimate", "bfbb",   "greedy",
@@ -65,7 +41,7 @@ void expect_valid(const BlockProblem& p, const SearchResult& r, const std::strin
 
 TEST(SearchEngines, EveryEngineReturnsAValidImplementation) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
-    BlockProblem p(block_for(seed, 5 + static_cast<int>(seed % 4)));
+    BlockProblem p(random_block(seed, 5 + static_cast<int>(seed % 4), 0.3));
     int optimum = models::brute_force_optimum(p.space.block())->makespan;
     for (const std::string& spec : kSpecs) {
       for (const Brancher* brancher : {static_cast<const Brancher*>(&p.next),
@@ -89,7 +65,7 @@ TEST(SearchEngines, BranchAndBoundIsExactOnTinyBlocks) {
   int checked = 0;
   for (uint64_t seed = 100; seed < 400; ++seed) {
     int n = 3 + static_cast<int>(seed % 5);  // 3..7 instructions
-    BlockProblem p(block_for(seed, n, 0.1 * (seed % 6)));
+    BlockProblem p(random_block(seed, n, 0.1 * (seed % 6)));
     int optimum = models::brute_force_optimum(p.space.block())->makespan;
     for (const char* spec : {"dfbb", "bfbb", "dfbb:order=estimate"}) {
       for (const Brancher* brancher : {static_cast<const Brancher*>(&p.next),
@@ -109,7 +85,7 @@ TEST(SearchEngines, BranchAndBoundIsExactOnTinyBlocks) {
 
 TEST(SearchEngines, ExhaustiveCountsEveryImplementationAndBoundsPrune) {
   for (uint64_t seed = 7; seed < 27; ++seed) {
-    BlockProblem p(block_for(seed, 6, 0.2));
+    BlockProblem p(random_block(seed, 6, 0.2));
     // The number of valid orders, by brute force over permutations.
     std::vector<int> perm = {0, 1, 2, 3, 4, 5};
     int64_t valid = 0;
@@ -160,7 +136,7 @@ TEST(SearchEngines, AssignmentSpaceWithMultiWordDomains) {
 }
 
 TEST(SearchEngines, NodeBudgetIsHonoured) {
-  BlockProblem p(block_for(3, 14, 0.15));
+  BlockProblem p(random_block(3, 14, 0.15));
   for (const std::string& spec : kSpecs) {
     for (int64_t limit : {1, 5, 40}) {
       Budget budget;
@@ -178,7 +154,7 @@ TEST(SearchEngines, NodeBudgetIsHonoured) {
 }
 
 TEST(SearchEngines, TimeBudgetIsHonoured) {
-  BlockProblem p(block_for(5, 40, 0.05));
+  BlockProblem p(random_block(5, 40, 0.05));
   for (const std::string& spec : kSpecs) {
     Budget budget;
     budget.seconds = 0.05;
@@ -194,7 +170,7 @@ TEST(SearchEngines, TimeBudgetIsHonoured) {
 }
 
 TEST(SearchEngines, DeterministicForASeed) {
-  BlockProblem p(block_for(11, 9, 0.25));
+  BlockProblem p(random_block(11, 9, 0.25));
   for (const std::string& spec : kSpecs) {
     for (uint64_t seed : {0ULL, 5ULL}) {
       Budget budget;
@@ -218,7 +194,7 @@ TEST(SearchEngines, DeterministicForASeed) {
 }
 
 TEST(SearchEngines, RandomAndMctsDependOnTheSeed) {
-  BlockProblem p(block_for(13, 12, 0.1));
+  BlockProblem p(random_block(13, 12, 0.1));
   for (const char* spec : {"random:dives=3", "mcts:iterations=5,ensemble=1,greedy=0"}) {
     std::set<std::vector<Word>> bests;
     for (uint64_t seed = 0; seed < 6; ++seed) {
@@ -234,7 +210,7 @@ TEST(SearchEngines, RandomAndMctsDependOnTheSeed) {
 // MB2FBS with β1 = W, β2 = 0 is beam search of width W (paper, Theorem 1).
 TEST(SearchEngines, Mb2fbsWithoutPushOnwardIsBeamSearch) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
-    BlockProblem p(block_for(seed, 9, 0.2));
+    BlockProblem p(random_block(seed, 9, 0.2));
     for (int width : {1, 3, 8}) {
       std::string w = std::to_string(width);
       SearchResult beam = make_search("beam:passes=1,prune=0,width=" + w)
@@ -249,7 +225,7 @@ TEST(SearchEngines, Mb2fbsWithoutPushOnwardIsBeamSearch) {
 }
 
 TEST(SearchEngines, MemoryBoundLimitsTheBeam) {
-  BlockProblem p(block_for(2, 10, 0.2));
+  BlockProblem p(random_block(2, 10, 0.2));
   Budget budget;
   budget.max_kept = 1;
   SearchResult narrow = make_search("beam:passes=1,prune=0,width=32")
@@ -262,7 +238,7 @@ TEST(SearchEngines, MemoryBoundLimitsTheBeam) {
 }
 
 TEST(SearchEngines, BestFirstProvesOptimalityUnderAMemoryBoundOnlyWhenNothingWasDropped) {
-  BlockProblem p(block_for(4, 8, 0.2));
+  BlockProblem p(random_block(4, 8, 0.2));
   Budget budget;
   budget.max_kept = 2;
   SearchResult r = make_search("bfbb")->run(p.space, p.root, p.objective, p.pairs, budget);
@@ -277,7 +253,7 @@ TEST(SearchEngines, BestFirstProvesOptimalityUnderAMemoryBoundOnlyWhenNothingWas
 TEST(SearchEngines, MctsUsuallyFindsTheOptimumOfSmallBlocks) {
   int found = 0, total = 0;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
-    BlockProblem p(block_for(seed, 6, 0.3));
+    BlockProblem p(random_block(seed, 6, 0.3));
     int optimum = models::brute_force_optimum(p.space.block())->makespan;
     Budget budget;
     budget.seed = seed;
@@ -292,7 +268,7 @@ TEST(SearchEngines, MctsUsuallyFindsTheOptimumOfSmallBlocks) {
 // The first depth-first dive with the next-instruction brancher is list scheduling.
 TEST(SearchEngines, FirstDiveReproducesListScheduling) {
   for (uint64_t seed = 1; seed <= 40; ++seed) {
-    BlockProblem p(block_for(seed, 10, 0.25));
+    BlockProblem p(random_block(seed, 10, 0.25));
     std::vector<int> list = models::list_schedule(p.space.block());
     Candidate c = p.root;
     int steps = 0;
@@ -315,7 +291,7 @@ TEST(SearchEngines, FirstDiveReproducesListScheduling) {
 
 TEST(SearchEngines, BoundOfCandidatesIsAdmissibleAndExactOnImplementations) {
   for (uint64_t seed = 1; seed <= 60; ++seed) {
-    BlockProblem p(block_for(seed, 6, 0.25));
+    BlockProblem p(random_block(seed, 6, 0.25));
     // Walk random dives; at every node compare the bound with the subtree's brute force.
     Candidate c = p.root;
     std::mt19937_64 gen(seed);

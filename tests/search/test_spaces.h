@@ -10,6 +10,8 @@
 //                    rule of near-duplicate implementations (search.h, alike()).
 //   AssignmentSpace  n tasks to m >= n slots, all different (forward checking), with a cost
 //                    per (task, slot); m > 64 exercises multi-word domains.
+//   BlockProblem     an OrderSpace with its objective and branchers (random_block() makes
+//                    the block).
 #pragma once
 
 #include <algorithm>
@@ -261,6 +263,28 @@ class AssignmentObjective : public Objective {
     }
     return sum;
   }
+};
+
+// A random basic block of n instructions (edge probability p, latencies 1-5).
+inline models::BasicBlock random_block(uint64_t seed, int n, double p) {
+  models::RandomBlockOptions o;
+  o.size = n;
+  o.edge_probability = p;
+  o.min_latency = 1;
+  o.max_latency = 5;
+  o.seed = seed;
+  return models::random_basic_block(o);
+}
+
+// One basic-block problem: the space, its objective and both branchers.
+struct BlockProblem {
+  explicit BlockProblem(models::BasicBlock b)
+      : space(b), objective(b, space.encoding()), next(b, space.encoding()), root(*space.root()) {}
+  OrderSpace space;
+  models::BasicBlockObjective objective;
+  models::NextInstructionBrancher next;
+  FirstOpenVarBrancher pairs;
+  Candidate root;
 };
 
 }  // namespace candor::testing
