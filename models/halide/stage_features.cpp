@@ -161,7 +161,11 @@ double read_bytes(const hb::KernelDescription& kd, const std::string& func, int 
 
 std::vector<StageFeatures> featurize(const hb::KernelDescription& kd, const ScheduleView& view,
                                      const MachineDescription& machine) {
-  const Prediction pred = AnalyticModel(machine).explain(kd, view);
+  return featurize(kd, view, AnalyticModel(machine).explain(kd, view));
+}
+
+std::vector<StageFeatures> featurize(const hb::KernelDescription& kd, const ScheduleView& view,
+                                     const Prediction& pred) {
   std::map<std::pair<std::string, int>, const StageCost*> cost;
   std::map<std::string, bool> inlined;
   for (const hb::FuncInfo& f : kd.funcs) inlined[f.name] = true;

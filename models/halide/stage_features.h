@@ -31,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analytic_model.h"
 #include "kernel_description.h"
 #include "machine.h"
 #include "schedule_view.h"
@@ -125,5 +126,9 @@ void to_json(nlohmann::json& j, const StageFeatures& f);
 // One row per stage of `kd`, in its order (producers first; a Func's stages in order).
 std::vector<StageFeatures> featurize(const halide_bridge::KernelDescription& kd, const ScheduleView& view,
                                      const MachineDescription& machine);
+// The same from the analytic model's resolution of `view` (AnalyticModel::explain), for
+// callers that need the prediction too and should not resolve the view twice.
+std::vector<StageFeatures> featurize(const halide_bridge::KernelDescription& kd, const ScheduleView& view,
+                                     const Prediction& pred);
 
 }  // namespace candor::models::halide

@@ -68,8 +68,8 @@ float softplus(float x) { return x > 20 ? x : std::log1p(std::exp(x)); }
 
 PipelineRows stage_rows(const hb::KernelDescription& kd, const mh::ScheduleView& view,
                         const mh::AnalyticModel& analytic) {
-  const std::vector<mh::StageFeatures> features = mh::featurize(kd, view, analytic.machine());
   const mh::Prediction pred = analytic.explain(kd, view);
+  const std::vector<mh::StageFeatures> features = mh::featurize(kd, view, pred);
   // Both follow the kernel description's order; the prediction skips inlined stages.
   PipelineRows rows(features.size());
   size_t c = 0;

@@ -17,7 +17,7 @@ nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule
   for (const mh::StageCost& s : prediction.stages) costs[{s.func, s.stage}] = &s;
 
   nlohmann::json stages = nlohmann::json::array();
-  for (const mh::StageFeatures& f : mh::featurize(kd, view, context.model->machine())) {
+  for (const mh::StageFeatures& f : mh::featurize(kd, view, prediction)) {
     nlohmann::json stage = f;
     auto it = costs.find({f.func, f.stage});
     const mh::StageCost none;  // a stage the model inlines costs nothing of its own
