@@ -229,11 +229,13 @@ TEST(LowerBound, SerialRaisesTheBound) {
   const hb::KernelDescription kd = hb::describe_app(app->build(), target);
   const double par = mh::lower_bound_seconds(kd, mh::testing::root_view(kd, {false, true, true}), m);
   const double ser = mh::lower_bound_seconds(kd, mh::testing::root_view(kd, {false, false, true}), m);
-  const auto terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, false, true}), m);
   EXPECT_GE(ser, par);
-  if (terms.compute_s > terms.memory_s) {
-    EXPECT_GT(ser, par * 1.5);
-  }
+  // The compute term itself: the bound is max(compute, memory), and with the memory term
+  // close to the serial compute term the totals differ by less than the cores do (a
+  // calibration on a loaded machine gave 1.03x and failed a 1.5x check on the totals).
+  const auto par_terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, true, true}), m);
+  const auto ser_terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, false, true}), m);
+  EXPECT_GT(ser_terms.compute_s, par_terms.compute_s * 1.5);
 }
 
 }  // namespace
