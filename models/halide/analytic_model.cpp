@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "traversal.h"
 #include "view_util.h"
 
 namespace candor::models::halide {
@@ -67,6 +68,30 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
   if (c.tile[i] <= 1) return ext[i];
   const double tile = std::min(ext[i], double(c.tile[i]));
   return c.subtile[i] > 1 ? std::min(tile, double(c.subtile[i])) : tile;
+}
+
+// The loop nest the space emits for a stage, innermost first, as (loop, iterations per
+// production): the inner band, the RDom loops, the middle band, the outer band (bands() in
+// spaces/halide_cpu_space.cpp); loops of one iteration left out.
+std::vector<NestLoop> emitted_nest(const StageChoice& c, const hb::StageInfo& st, const std::vector<double>& ext) {
+  std::vector<NestLoop> nest;
+  auto add = [&](int i, double n) {
+    if (n > 1) nest.push_back({i, n});
+  };
+  const int n = int(std::min(ext.size(), c.tile.size()));
+  for (int i = 0; i < n; ++i)
+    if (st.loops[i].is_pure && c.tile[i] > 1 && c.subtile[i] > 1) add(i, std::min<double>(ext[i], std::min(c.tile[i], c.subtile[i])));
+  for (int i = 0; i < n; ++i)
+    if (!st.loops[i].is_pure) add(i, ext[i]);
+  for (int i = 0; i < n; ++i) {
+    if (!st.loops[i].is_pure || c.tile[i] <= 1) continue;
+    const double tile = std::min<double>(ext[i], c.tile[i]);
+    if (c.subtile[i] <= 1) add(i, tile);
+    else if (c.subtile[i] < c.tile[i]) add(i, std::ceil(tile / c.subtile[i]));
+  }
+  for (int i = 0; i < n; ++i)
+    if (st.loops[i].is_pure) add(i, c.tile[i] > 1 ? std::ceil(ext[i] / c.tile[i]) : ext[i]);
+  return nest;
 }
 
 // A Func as resolved: where it is computed and how much of it per production.
@@ -501,6 +526,62 @@ class Evaluator {
     return stride * elem;
   }
 
+  // The boxes of the root buffers (inputs, Funcs computed at the root) that stage (f, stage)
+  // touches while its loops cover `len` (through inlined Funcs), its own output included
+  // when at the root; by buffer.
+  std::map<std::string, LineFootprint> root_boxes(int f, int stage, const std::vector<double>& len) const {
+    std::map<std::string, LineFootprint> out;
+    std::map<std::string, std::vector<double>> box;
+    auto extents = [](const std::vector<hb::Range>& r) {
+      std::vector<double> e;
+      for (const hb::Range& x : r) e.push_back(double(std::max<int64_t>(1, x.extent())));
+      return e;
+    };
+    auto merge = [&](const std::string& name, const std::vector<double>& w) {
+      auto& b = box[name];
+      b.resize(std::max(b.size(), w.size()), 0.0);
+      for (size_t d = 0; d < w.size(); ++d) b[d] = std::max(b[d], w[d]);
+    };
+    const hb::FuncInfo& fi = kd_.funcs[f];
+    const hb::StageInfo* st = nullptr;
+    for (const hb::StageInfo& x : fi.stages)
+      if (x.index == stage) st = &x;
+    if (state_[f].where == Where::Root && st) {
+      std::vector<double> w(fi.args.size(), 1.0);
+      for (size_t i = 0; i < st->loops.size() && i < len.size(); ++i)
+        if (st->loops[i].arg_index >= 0 && st->loops[i].arg_index < int(w.size())) w[st->loops[i].arg_index] = len[i];
+      merge(fi.name, w);
+    }
+    std::vector<std::pair<const hb::Edge*, std::vector<double>>> todo;
+    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) todo.push_back({e, len});
+    for (size_t q = 0; q < todo.size() && q < 256; ++q) {
+      const hb::Edge* e = todo[q].first;
+      const auto w = footprint(*e, todo[q].second);
+      const int p = e->producer_is_input ? -1 : find(e->producer);
+      if (p >= 0 && e->producer != fi.name && state_[p].where == Where::Inline) {
+        std::vector<double> plen;
+        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops)
+          plen.push_back(l.arg_index >= 0 && l.arg_index < int(w.size()) ? w[l.arg_index] : double(l.extent));
+        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen});
+      } else if (e->producer_is_input || (p >= 0 && state_[p].where == Where::Root)) {
+        merge(e->producer, w);
+      }
+    }
+    for (const auto& [name, w] : box) {
+      std::vector<double> shape;
+      int elem = 4;
+      if (const hb::InputInfo* in = kd_.find_input(name)) {
+        shape = extents(in->required.empty() ? in->estimate : in->required);
+        elem = in->type.bytes();
+      } else if (const int p = find(name); p >= 0) {
+        shape = extents(kd_.funcs[p].region);
+        elem = std::max(1, kd_.funcs[p].bytes_per_point);
+      }
+      out[name] = line_footprint(w, shape, elem, o_.cache_line_bytes);
+    }
+    return out;
+  }
+
   StageCost stage_cost(int f, int stage) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const FuncState& s = state_[f];
@@ -619,6 +700,15 @@ class Evaluator {
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);
     load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
+    // Walks down columns of root buffers that lose their lines from L2 between passes.
+    const double walk_rate = m_.column_walk.with_cores(cores, m_.cores);
+    if (walk_rate > 0 && !ext.empty()) {
+      const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;
+      c.column_walk_lines = s.productions * column_walk_lines(emitted_nest(ch, st, ext), ext.size(),
+                                                              [&](const std::vector<double>& len) { return root_boxes(f, stage, len); },
+                                                              m_.l2_geometry, l2_lines);
+      load_s += c.column_walk_lines / walk_rate;
+    }
     c.load_s = load_s;
     const double out_total = s.where == Where::Root ? double(fi.points()) * fi.bytes_per_point : s.buffer_bytes * m_.cores;
     c.store_s = c.points_computed * fi.bytes_per_point / std::max(m_.level_for(out_total).with_cores(cores, m_.cores), 1.0);

@@ -17,7 +17,9 @@
 //    measured for that level with the cores in use; an access whose stride along the
 //    loop innermost in the emitted order (the vectorized innermost pure loop when
 //    vectorized: RDom loops run outside the inner band) is at least a cache line loads a whole
-//    line per point, from the level that holds the lines that loop touches;
+//    line per point, from the level that holds the lines that loop touches; and lines that
+//    a walk down the columns of a root buffer fetches again in short runs because L2 lost
+//    them between passes (traversal.h) cost a latency each, at the measured column-walk rate;
 //  * overheads: parallel loop launches and tasks, allocations, innermost loop iterations
 //    (divided by the unroll factor).
 // stage time = max(compute, memory) + overheads; pipeline time = sum over stages.
@@ -57,7 +59,8 @@ struct StageCost {
   double cores_used = 1;
   double footprint_bytes = 0;  // bytes read from producers per production
   double compute_s = 0;
-  double load_s = 0;       // producers' bytes from their level + L1 loads
+  double column_walk_lines = 0;  // lines fetched in short runs down columns (traversal.h)
+  double load_s = 0;       // producers' bytes from their level + L1 loads + column walks
   double store_s = 0;
   double parallel_s = 0;   // launches + tasks
   double allocation_s = 0;

@@ -66,7 +66,8 @@ double time_best(const std::function<void()>& f, int repeats, int active) {
   return best;
 }
 
-int64_t read_cache_size(int level, const std::string& type) {
+// Size (bytes) and geometry of the cache of `level` and `type` from /sys; size 0 if absent.
+int64_t read_cache(int level, const std::string& type, CacheGeometry* geometry) {
   for (int i = 0; i < 8; ++i) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
     std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
@@ -80,6 +81,8 @@ int64_t read_cache_size(int level, const std::string& type) {
     int64_t v = std::atoll(s.c_str());
     if (!s.empty() && (s.back() == 'K' || s.back() == 'k')) v *= 1024;
     if (!s.empty() && (s.back() == 'M' || s.back() == 'm')) v *= 1024 * 1024;
+    std::ifstream ways(dir + "ways_of_associativity"), sets(dir + "number_of_sets"), line(dir + "coherency_line_size");
+    if (geometry && ways && sets && line) ways >> geometry->ways, sets >> geometry->sets, line >> geometry->line_bytes;
     return v;
   }
   return 0;
@@ -214,6 +217,30 @@ struct ReadKernel {
   }
 };
 
+// Column walks: vectors of 8 floats read down `rows` rows of 4 KiB (1024 floats) before
+// moving to the next 8 columns, as a schedule does whose loop over rows sits inside its loop
+// over columns. Every vector is a new line; the rows alias in a few cache sets, so the other
+// half of each line is gone from L1 and L2 when the walk comes back for it, and the hardware
+// prefetchers, which follow streams within a page, do not help. `rows` is chosen so the
+// buffer sits in L3. Returns the lines fetched per second on `cores` cores.
+double column_walk_lines_per_s(int64_t rows, int cores, const Target& target, int repeats) {
+  ImageParam in(Float(32), 2, "calib_walk_in");
+  Func sum("calib_walk");
+  Var x("x"), xo("xo"), xi("xi");
+  RDom r(0, int(rows));
+  sum(x) = 0.0f;
+  sum(x) += in(x, r);
+  sum.bound(x, 0, 1024);
+  sum.update().split(x, xo, xi, 8).vectorize(xi).reorder(xi, r, xo);
+  if (cores > 1) sum.update().parallel(xo);
+  sum.compile_jit(target);
+  Buffer<float> data(1024, int(rows)), out(1024);
+  data.fill(1.0f);
+  in.set(data);
+  const double s = time_best([&] { sum.realize(out, target); }, repeats, cores);
+  return double(1024 / 8) * double(rows) / s;
+}
+
 double copy_bandwidth(int64_t bytes, int cores, const Target& target, int repeats) {
   ImageParam in(Float(32), 2, "calib_copy_in");
   Func cp("calib_copy");
@@ -297,9 +324,9 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   m.lanes_u16 = target.natural_vector_size(UInt(16));
   m.lanes_u8 = target.natural_vector_size(UInt(8));
   m.vector_bytes = m.lanes_u8;
-  m.l1d_bytes = read_cache_size(1, "Data");
-  m.l2_bytes = read_cache_size(2, "Unified");
-  m.l3_bytes = read_cache_size(3, "Unified");
+  m.l1d_bytes = read_cache(1, "Data", &m.l1d_geometry);
+  m.l2_bytes = read_cache(2, "Unified", &m.l2_geometry);
+  m.l3_bytes = read_cache(3, "Unified", nullptr);
   if (m.l1d_bytes <= 0 || m.l2_bytes <= 0)
     throw std::runtime_error("cannot read the cache sizes from /sys/devices/system/cpu/cpu0/cache");
   if (m.l3_bytes <= 0) m.l3_bytes = m.l2_bytes * m.cores;  // no L3: the model treats L2 as last level
@@ -345,6 +372,12 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   }
   m.copy_bandwidth_dram = copy_bandwidth(m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2));
   log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
+  // Half of L3 (all cores), at least twice what L2's sets could hold if they did not alias.
+  const int64_t walk_rows = std::max<int64_t>(m.l2_bytes * 2, m.l3_bytes / 2) / 4096;
+  m.column_walk.all_cores = column_walk_lines_per_s(walk_rows, m.cores, target, o.repeats);
+  m.column_walk.one_core = column_walk_lines_per_s(walk_rows, 1, target, o.repeats);
+  log("column walk Mlines/s: all cores " + std::to_string(m.column_walk.all_cores * 1e-6) + ", one core " +
+      std::to_string(m.column_walk.one_core * 1e-6));
 
   parallel_overheads(m.cores, target, o.repeats, m.parallel_launch_s, m.parallel_task_s);
   log("parallel loop launch us: " + std::to_string(m.parallel_launch_s * 1e6) +

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <numeric>
 #include <stdexcept>
 
 namespace candor::models::halide {
@@ -42,6 +44,23 @@ double Bandwidth::with_cores(double cores, int total_cores) const {
   if (cores <= 1) return one_core;
   const double t = (cores - 1) / double(total_cores - 1);
   return one_core + t * (all_cores - one_core);
+}
+
+double LineRate::with_cores(double cores, int total_cores) const {
+  return Bandwidth{"", 0, all_cores, one_core}.with_cores(cores, total_cores);
+}
+
+double CacheGeometry::capacity_lines(double rows, double run_lines, double row_stride_bytes) const {
+  if (ways <= 0 || sets <= 0) return std::numeric_limits<double>::infinity();
+  const double total = double(ways) * sets;
+  const auto stride = int64_t(row_stride_bytes);
+  if (rows <= 1 || line_bytes <= 0 || stride % line_bytes != 0) return total;
+  // Row starts step through the sets by stride/line modulo the set count: they come back to
+  // the first set after sets / gcd(sets, step) rows.
+  const int64_t step = (stride / line_bytes) % sets;
+  const int64_t period = sets / std::gcd<int64_t>(sets, step == 0 ? sets : step);
+  const double covered = std::min<double>(sets, std::min<double>(rows, period) * std::max(1.0, std::ceil(run_lines)));
+  return covered * ways;
 }
 
 int MachineDescription::lanes_for_bits(int bits) const {
@@ -98,6 +117,25 @@ void from_json(const nlohmann::json& j, Bandwidth& b) {
   j.at("one_core").get_to(b.one_core);
 }
 
+void to_json(nlohmann::json& j, const CacheGeometry& g) {
+  j = nlohmann::json{{"ways", g.ways}, {"sets", g.sets}, {"line_bytes", g.line_bytes}};
+}
+
+void from_json(const nlohmann::json& j, CacheGeometry& g) {
+  j.at("ways").get_to(g.ways);
+  j.at("sets").get_to(g.sets);
+  j.at("line_bytes").get_to(g.line_bytes);
+}
+
+void to_json(nlohmann::json& j, const LineRate& r) {
+  j = nlohmann::json{{"all_cores", r.all_cores}, {"one_core", r.one_core}};
+}
+
+void from_json(const nlohmann::json& j, LineRate& r) {
+  j.at("all_cores").get_to(r.all_cores);
+  j.at("one_core").get_to(r.one_core);
+}
+
 void to_json(nlohmann::json& j, const MachineDescription& m) {
   j = nlohmann::json{{"cpu", m.cpu},
                      {"halide_target", m.halide_target},
@@ -107,11 +145,13 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                                 {"uint16", m.lanes_u16}, {"uint8", m.lanes_u8}}},
                      {"cache_bytes", {{"L1d_per_core", m.l1d_bytes}, {"L2_per_core", m.l2_bytes},
                                       {"L3_total", m.l3_bytes}}},
+                     {"cache_geometry", {{"L1d", m.l1d_geometry}, {"L2", m.l2_geometry}}},
                      {"scalar_ops_per_s_per_core", m.scalar},
                      {"unvectorized_ops_per_s_per_core", m.unvectorized},
                      {"vector_ops_per_s_per_core", m.vector},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
+                     {"column_walk_lines_per_s", m.column_walk},
                      {"parallel_launch_s", m.parallel_launch_s},
                      {"parallel_task_s", m.parallel_task_s},
                      {"allocation_s", m.allocation_s},
@@ -133,11 +173,14 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   c.at("L1d_per_core").get_to(m.l1d_bytes);
   c.at("L2_per_core").get_to(m.l2_bytes);
   c.at("L3_total").get_to(m.l3_bytes);
+  j.at("cache_geometry").at("L1d").get_to(m.l1d_geometry);
+  j.at("cache_geometry").at("L2").get_to(m.l2_geometry);
   j.at("scalar_ops_per_s_per_core").get_to(m.scalar);
   j.at("unvectorized_ops_per_s_per_core").get_to(m.unvectorized);
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
+  j.at("column_walk_lines_per_s").get_to(m.column_walk);
   j.at("parallel_launch_s").get_to(m.parallel_launch_s);
   j.at("parallel_task_s").get_to(m.parallel_task_s);
   j.at("allocation_s").get_to(m.allocation_s);
@@ -192,6 +235,10 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(b.all_cores, b.level + " bandwidth (all cores)");
     positive(b.one_core, b.level + " bandwidth (one core)");
   }
+  positive(m.column_walk.all_cores, "column walk rate (all cores)");
+  positive(m.column_walk.one_core, "column walk rate (one core)");
+  for (const auto& [g, name] : {std::pair{&m.l1d_geometry, "L1d"}, std::pair{&m.l2_geometry, "L2"}})
+    if (g->ways < 1 || g->sets < 1 || g->line_bytes < 1) p.push_back(std::string(name) + " geometry (ways, sets, line) unknown");
   if (m.parallel_launch_s < 0 || m.parallel_task_s < 0 || m.allocation_s < 0)
     p.push_back("negative overhead");
   return p;

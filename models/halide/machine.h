@@ -36,6 +36,22 @@ struct Bandwidth {
   double with_cores(double cores, int total_cores) const;
 };
 
+// Associativity of a cache (from /sys): which lines can share it decides how much of it a
+// footprint of rows a power of two apart can use.
+struct CacheGeometry {
+  int ways = 0, sets = 0, line_bytes = 64;  // ways 0: unknown (fully associative assumed)
+  // Lines of `rows` runs of `run_lines` lines each, `row_stride_bytes` apart, the cache can
+  // hold at once (its whole capacity when the rows spread over every set).
+  double capacity_lines(double rows, double run_lines, double row_stride_bytes) const;
+};
+
+// Lines per second a column walk fetches (see calibration.cpp): every access a new line, no
+// prefetching, from L3.
+struct LineRate {
+  double all_cores = 0, one_core = 0;
+  double with_cores(double cores, int total_cores) const;
+};
+
 struct MachineDescription {
   std::string cpu;            // model name (from /proc/cpuinfo)
   std::string halide_target;  // the JIT target the kernels were compiled for
@@ -45,12 +61,14 @@ struct MachineDescription {
   int64_t l1d_bytes = 0;  // per core
   int64_t l2_bytes = 0;   // per core
   int64_t l3_bytes = 0;   // in total (shared)
+  CacheGeometry l1d_geometry, l2_geometry;
   Throughput scalar;        // per core, truly scalar code (one point per loop iteration)
   Throughput unvectorized;  // per core, loops Halide did not vectorize (LLVM auto-vectorizes
                             // simple ones: close to `vector` on this kind of kernel)
   Throughput vector;        // per core, natural-width SIMD code
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
+  LineRate column_walk;              // lines/s of walks down columns of 4 KiB rows
   double parallel_launch_s = 0;      // per parallel loop launched (fixed part)
   double parallel_task_s = 0;        // per task (iteration of a parallel loop)
   double allocation_s = 0;           // per heap allocation of an intermediate buffer
@@ -71,6 +89,10 @@ void to_json(nlohmann::json& j, const Throughput& t);
 void from_json(const nlohmann::json& j, Throughput& t);
 void to_json(nlohmann::json& j, const Bandwidth& b);
 void from_json(const nlohmann::json& j, Bandwidth& b);
+void to_json(nlohmann::json& j, const CacheGeometry& g);
+void from_json(const nlohmann::json& j, CacheGeometry& g);
+void to_json(nlohmann::json& j, const LineRate& r);
+void from_json(const nlohmann::json& j, LineRate& r);
 void to_json(nlohmann::json& j, const MachineDescription& m);
 void from_json(const nlohmann::json& j, MachineDescription& m);
 

@@ -77,6 +77,9 @@ TEST(Machine, JsonRoundTrip) {
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
+  m.column_walk = {2e8, 1e8};
+  m.l1d_geometry = {8, 64, 64};
+  m.l2_geometry = {8, 1024, 64};
   m.parallel_launch_s = 1e-6;
   m.parallel_task_s = 1e-7;
   m.allocation_s = 2e-7;

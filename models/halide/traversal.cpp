@@ -1,0 +1,66 @@
+#include "traversal.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace candor::models::halide {
+
+LineFootprint line_footprint(const std::vector<double>& box, const std::vector<double>& shape, int elem_bytes,
+                             int line_bytes) {
+  LineFootprint f;
+  if (box.empty()) return f;
+  size_t k = 0;
+  double run = box[0], stride = elem_bytes;
+  while (k + 1 < box.size() && k < shape.size() && box[k] >= shape[k]) {
+    stride *= shape[k];
+    ++k;
+    run *= box[k];
+  }
+  stride *= k < shape.size() ? shape[k] : box[k];
+  for (size_t d = k + 1; d < box.size(); ++d) f.rows *= box[d];
+  // A run of r bytes starting at a random element spans (r - elem) / line + 1 lines.
+  f.run_lines = std::max(1.0, (run * elem_bytes - elem_bytes) / line_bytes + 1);
+  f.row_stride_bytes = stride;
+  return f;
+}
+
+double column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
+                         const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                         const CacheGeometry& geometry, double capacity_lines) {
+  std::vector<double> len(loops, 1.0);
+  std::map<std::string, LineFootprint> body = boxes(len);
+  const double streams = std::max<size_t>(1, body.size());
+  auto fits = [&](const LineFootprint& f) {
+    const double cap = std::min(capacity_lines, geometry.capacity_lines(f.rows, f.run_lines, f.row_stride_bytes));
+    return f.lines() * streams <= cap;
+  };
+  std::map<std::string, bool> done;
+  double walked = 0;
+  for (size_t j = 0; j < nest.size() && done.size() < body.size(); ++j) {
+    std::vector<double> next = len;
+    next[nest[j].loop] *= nest[j].extent;
+    const auto whole = boxes(next);
+    std::map<std::string, LineFootprint> two;  // two iterations of loop j, when needed
+    for (const auto& [name, f] : whole) {
+      if (done.count(name) || fits(f)) continue;
+      done[name] = true;
+      if (j == 0) continue;
+      if (two.empty()) {
+        std::vector<double> l2 = len;
+        l2[nest[j].loop] *= 2;
+        two = boxes(l2);
+      }
+      const LineFootprint& b = body[name];
+      const auto t = two.find(name);
+      const double fresh = t != two.end() && fits(t->second) ? std::max(0.0, t->second.lines() - b.lines()) : b.lines();
+      double iterations = 1;
+      for (size_t k = j; k < nest.size(); ++k) iterations *= nest[k].extent;
+      walked += iterations * fresh * std::min(1.0, 2.0 / b.run_lines);
+    }
+    len = std::move(next);
+    body = whole;
+  }
+  return walked;
+}
+
+}  // namespace candor::models::halide
