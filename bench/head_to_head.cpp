@@ -8,7 +8,8 @@
 //   Mullapudi2016  Halide 14's stock plugin, parallelism = the number of cores
 //   Adams2019      Halide 14's stock plugin, default machine parameters and weights
 //   candor         `candor search APP --json --budget B` (model only)
-//   candor_tuned   `candor search APP --json --autotune N --budget B --journal ...` (opt-in)
+//   candor_tuned   `candor search APP --json --autotune N --autotune-seconds S --budget B
+//                  --journal ...` (opt-in): S is what --autotune-seconds leaves after B
 //
 // Every cell runs in a child process with a time limit (this same binary with `--one APP
 // --scheduler NAME`), so a crash or a hang costs one cell, never the run. Every child
@@ -43,11 +44,13 @@
 #include <vector>
 
 #include "apps.h"
+#include "comma_list.h"
 #include "child_process.h"
 #include "halide_bridge/compile.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using candor::bench::split_list;
 
 namespace {
 
@@ -190,7 +193,7 @@ struct Options {
   std::string out_dir = "bench_results";
   std::string budget = "time=30s";
   double autotune_seconds = 0;  // > 0: add the autotuned candor column, this long per app
-  int autotune_count = 8;
+  int autotune_count = 64;
   int runs = 10;
   int warmup = 1;
   int adams_beam_size = 0;
@@ -203,15 +206,6 @@ struct Options {
   bool quick = false;
   bool no_plot = false;
 };
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 std::string csv_field(std::string s) {
   for (char& c : s)
@@ -309,10 +303,13 @@ class Driver {
     std::vector<std::string> argv = {candor_, "search", app, "--json", "--budget", o_.budget};
     double timeout = budget_seconds() + 300;
     if (tuned) {
+      // The search's budget, then candidates measured until the app's time is spent.
       fs::create_directories(out_ / "journals");
-      argv.insert(argv.end(), {"--autotune", std::to_string(o_.autotune_count), "--journal",
+      const double measuring = std::max(10.0, o_.autotune_seconds - budget_seconds());
+      argv.insert(argv.end(), {"--autotune", std::to_string(o_.autotune_count), "--autotune-seconds",
+                               fmt::format("{:.0f}", measuring), "--journal",
                                (out_ / "journals" / (app + ".jsonl")).string()});
-      timeout = std::max(o_.autotune_seconds, budget_seconds() + 60);
+      timeout = budget_seconds() + measuring + 300;
     }
     candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, timeout);
     json found;
@@ -620,7 +617,8 @@ int main(int argc, char** argv) {
   cli.add_option("--autotune-seconds", o.autotune_seconds,
                  "add the autotuned candor column, allowing it this many seconds per app (0: off)")
       ->capture_default_str();
-  cli.add_option("--autotune-count", o.autotune_count, "schedules the autotuned candor benchmarks")
+  cli.add_option("--autotune-count", o.autotune_count,
+                 "at most this many schedules the autotuned candor benchmarks (it stops when its seconds are spent)")
       ->capture_default_str();
   cli.add_option("--runs", o.runs, "timed runs per measurement (median)")->capture_default_str()->check(CLI::PositiveNumber);
   cli.add_option("--warmup", o.warmup, "untimed runs first")->capture_default_str();

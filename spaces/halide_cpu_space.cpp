@@ -253,16 +253,30 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const bool vectorized = first_value(c, vectorize_ref(so).var) == gen::Bool::YES;
   const bool unrolled = first_value(c, unroll_ref(so).var) == gen::Bool::YES;
   const bool parallel = first_value(c, parallel_ref(so).var) == gen::Bool::YES;
-  // A stage reading an input buffer directly must not compute beyond the region it is asked
-  // for (rounding a split up would read outside the input), nor may an update at non-affine
-  // (possibly data-dependent) addresses (Auto rounds an update's splits up, and the extra
-  // points store at addresses made of values never computed): their splits guard their tails.
-  const bool guard = (stage.index > 0 && stage.non_affine_addresses) || reads_input(c, info.name, stage.index);
-  const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   const std::vector<int> pure = pure_loops(stage);
   const int vector_loop = pure.empty() ? -1 : pure[0];
   const int unroll_loop = !vectorized ? vector_loop : pure.size() > 1 ? pure[1] : -1;
   const auto& loops = stage_loop_objects_[so];
+  // A stage reading an input buffer directly must not compute beyond the region it is asked
+  // for (a split rounded up or shifted past it reads outside the input), nor may an update at
+  // non-affine (possibly data-dependent) addresses (Auto rounds an update's splits up, and the
+  // extra points store at addresses made of values never computed): their splits guard their
+  // tails. Unguarded Auto tails stay inside at the root when every split is exact (an update
+  // rounds up) or the stage is pure (tiles shift inwards, and no tile is longer than its
+  // loop); guards in vectorized and unrolled loops cost, so those keep Auto.
+  bool exact = true;
+  for (int lo : loops) {
+    const int l = loop_refs_[lo].loop;
+    const int64_t tile = tile_value(c, lo, false), subtile = tile_value(c, lo, true);
+    if (tile <= 1) continue;
+    const int64_t lanes = l == vector_loop && vectorized && subtile > info.vector_width ? info.vector_width : 1;
+    if (stage.loops[l].extent % tile != 0 || tile % std::max<int64_t>(1, subtile) != 0 || subtile % lanes != 0)
+      exact = false;
+  }
+  const bool at_root = first_value(c, location_ref(ref.func).var) == gen::Where::ROOT;
+  const bool guard = (stage.index > 0 && stage.non_affine_addresses) ||
+                     (reads_input(c, info.name, stage.index) && !(at_root && (stage.index == 0 || exact)));
+  const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   for (size_t i = 0; i < loops.size(); ++i) {
     const int l = loop_refs_[loops[i]].loop;
     const std::string var = stage.loops[l].var;

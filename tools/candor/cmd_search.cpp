@@ -3,6 +3,7 @@
 // child processes and keeps the fastest; the result is verified against the reference.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,7 @@ struct SearchOptions {
   std::string budget = "time=30s";
   int autotune = 0;
   double autotune_timeout = 120;
+  double autotune_seconds = 0;  // 0: no limit
   std::string journal;
   std::string machine;
   int threads = 0;
@@ -70,14 +72,21 @@ int run_search(const SearchOptions& o) {
   tune.journal = o.journal;
   tune.threads = o.threads;
   tune.timed_runs = o.runs;
-  const size_t measured = o.autotune > 0 ? outcome.candidates.size() : 1;
+  size_t measured = o.autotune > 0 ? outcome.candidates.size() : 1;
   int chosen = -1;
   double chosen_ms = 0;
   nlohmann::json failures = nlohmann::json::array();
-  double tune_seconds = 0;
+  double tune_seconds = 0, longest = 0;
   for (size_t i = 0; i < measured; ++i) {
+    // Within --autotune-seconds: no new candidate once the longest measurement so far would
+    // not fit (a candidate is never cut short, which would record a false timeout).
+    if (i > 0 && o.autotune_seconds > 0 && tune_seconds + longest > o.autotune_seconds) {
+      measured = i;
+      break;
+    }
     scheduler::Measurement m = scheduler::measure(o.app, outcome.candidates[i].schedule, tune);
     tune_seconds += m.wall_seconds;
+    longest = std::max(longest, m.wall_seconds);
     if (!o.json) {
       std::cerr << fmt::format("[measure] candidate {}/{}: predicted {:.3f} ms, {}\n", i + 1, measured,
                                outcome.candidates[i].predicted_seconds * 1e3,
@@ -144,6 +153,9 @@ void register_search_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("--autotune-timeout", o->autotune_timeout, "seconds allowed to each measured candidate")
       ->capture_default_str();
+  cmd->add_option("--autotune-seconds", o->autotune_seconds,
+                  "stop measuring candidates when the next one would not fit in this many seconds (0: measure all N)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("--journal", o->journal, "append every measurement here (JSON lines) and reuse it on rerun");
   cmd->add_option("--machine", o->machine, "machine description (default: build/machine.json, calibrated if missing)");
   cmd->add_option("--threads", o->threads, "worker threads for benchmarks (0: every core)")->capture_default_str();
