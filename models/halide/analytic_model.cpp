@@ -267,6 +267,21 @@ class Evaluator {
     return p;
   }
 
+  // Points computed per point of the stage's region because split loops compute whole tiles:
+  // Auto tails shift the last tile inwards (its points are computed twice) or round it up;
+  // a guarded last tile is short, but a parallel loop still waits for its longest task.
+  // The vector split's own tail is the vector efficiency's business.
+  static double tail_waste(const StageChoice& c, const std::vector<double>& ext) {
+    double waste = 1;
+    for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
+      if (c.tile[i] <= 1 || ext[i] <= 0) continue;
+      const double tile = std::min(ext[i], double(c.tile[i]));
+      waste *= std::ceil(ext[i] / tile) * tile / ext[i];
+      if (c.subtile[i] > 1 && c.subtile[i] < tile) waste *= std::ceil(tile / c.subtile[i]) * c.subtile[i] / tile;
+    }
+    return waste;
+  }
+
   // Tiles of a stage per production (the outer band's iterations, or outer x middle).
   static double tiles(const StageChoice& c, const std::vector<double>& ext, bool subtile) {
     const auto len = band_lengths(c, ext, subtile);
@@ -602,7 +617,8 @@ class Evaluator {
     c.unroll = ch.unroll;
     c.productions = s.productions;
     const double per_production = product(ext);
-    c.points_computed = s.productions * per_production;
+    c.tail_waste = tail_waste(ch, ext);
+    c.points_computed = s.productions * per_production * c.tail_waste;
     c.recompute = c.points_computed / std::max(1.0, double(st.points()));
 
     // Cores: the stage's own parallel loop at the root, else its consumer's.

@@ -7,6 +7,7 @@
 //  * points computed: the stage's region at the root; inside its consumer, the consumer's
 //    tile footprint (access Jacobians and offsets) times the number of tiles, so overlap
 //    is recomputed; a sliding window (storage one level coarser) removes the recompute;
+//    split loops compute whole tiles (a tile of 1024 rows over 1032 computes 2048);
 //  * compute: operations per point (its own plus those of Funcs inlined into it, per call)
 //    at the measured rate of each operation type, vectorized (lanes used vs the natural
 //    width, tails of the inner extent) or scalar, on the cores its parallel loop occupies
@@ -53,6 +54,7 @@ struct StageCost {
   bool parallel = false, vectorize = false, unroll = false, sliding = false;
   double productions = 1;      // times a region of it is computed
   double points_computed = 0;  // in total, recomputation included
+  double tail_waste = 1;       // whole tiles computed per point needed (split tails)
   double recompute = 1;        // points_computed / the stage's points
   double ops_per_point = 0;    // weighted, inlined Funcs included
   double vector_efficiency = 1;  // useful lanes / lanes computed
