@@ -24,15 +24,15 @@ const std::string& default_weights_path() {
   return path;
 }
 
-namespace {
-
-std::array<double, kNumCostTerms> terms_of(const mh::StageCost& c) {
+std::array<double, kNumCostTerms> cost_terms_of(const mh::StageCost& c) {
   return {
 #define CANDOR_COST_TERM_VALUE(name) c.name,
       CANDOR_COST_TERMS(CANDOR_COST_TERM_VALUE)
 #undef CANDOR_COST_TERM_VALUE
   };
 }
+
+namespace {
 
 int index_of(const std::vector<std::string>& names, const std::string& name) {
   const auto it = std::find(names.begin(), names.end(), name);
@@ -76,7 +76,7 @@ PipelineRows stage_rows(const hb::KernelDescription& kd, const mh::ScheduleView&
   for (size_t i = 0; i < features.size(); ++i) {
     rows[i].features = features[i].values;
     if (c < pred.stages.size() && pred.stages[c].func == features[i].func && pred.stages[c].stage == features[i].stage)
-      rows[i].terms = terms_of(pred.stages[c++]);
+      rows[i].terms = cost_terms_of(pred.stages[c++]);
   }
   if (c != pred.stages.size()) throw std::logic_error("stage_rows: the analytic model's stages are out of order");
   return rows;

@@ -39,9 +39,14 @@ namespace candor::models::learned {
 namespace mh = candor::models::halide;
 
 // The StageCost terms the learned model reads (AnalyticModel::explain), by name.
-#define CANDOR_COST_TERMS(X) X(compute_s) X(load_s) X(store_s) X(parallel_s) X(allocation_s) X(loop_s)
-inline constexpr int kNumCostTerms = 6;
+// total_s is the analytic model's own stage time (max(compute, load + store) + overheads):
+// coefficient 1 on it and 0 elsewhere is the analytic model, where training starts.
+#define CANDOR_COST_TERMS(X) \
+  X(compute_s) X(load_s) X(store_s) X(parallel_s) X(allocation_s) X(loop_s) X(total_s)
+inline constexpr int kNumCostTerms = 7;
 const std::vector<std::string>& cost_term_names();
+// A stage's values of those terms, in cost_term_names()'s order.
+std::array<double, kNumCostTerms> cost_terms_of(const mh::StageCost& c);
 
 // What the model reads of one stage: its features and the analytic model's terms (all 0 for
 // a stage the analytic model inlines).

@@ -24,8 +24,10 @@ import torch
 
 # The analytic model's StageCost terms (model.h's CANDOR_COST_TERMS): both MLP inputs and
 # cost terms. Raw counts of the featurization join the cost terms, scaled to about seconds.
-COST_TERMS = ["compute_s", "load_s", "store_s", "parallel_s", "allocation_s", "loop_s"]
+COST_TERMS = ["compute_s", "load_s", "store_s", "parallel_s", "allocation_s", "loop_s", "total_s"]
+ANALYTIC_TERM = "total_s"  # the analytic model's stage time: coefficient 1 here, ~0 elsewhere, to start
 COUNT_TERMS = [("points_computed", 1e-9), ("productions", 1e-6), ("innermost_iterations", 1e-9)]
+INITIAL_OTHER_COEFFICIENT = 0.01
 TERM_INPUT_SCALE = 1e9  # seconds -> nanoseconds before log1p (log1p of 1e-6 is no compression)
 HELD_OUT_MODULUS = 5
 
@@ -90,17 +92,24 @@ class Model(torch.nn.Module):
             width = h
         layers.append(torch.nn.Linear(width, n_terms))
         self.net = torch.nn.Sequential(*layers).double()
-        # Start at coefficient 1 for every term (softplus(b) == 1): the sum of the terms.
+        # Start at the analytic model: coefficient 1 on its stage time (softplus(b) == 1), the
+        # other terms nearly off; the prior pulls the coefficients back towards these.
         torch.nn.init.zeros_(self.net[-1].weight)
-        torch.nn.init.constant_(self.net[-1].bias, math.log(math.e - 1))
+        start = torch.full((n_terms,), INITIAL_OTHER_COEFFICIENT, dtype=torch.float64)
+        start[COST_TERMS.index(ANALYTIC_TERM)] = 1.0
+        with torch.no_grad():
+            self.net[-1].bias.copy_(torch.log(torch.expm1(start)))
+        self.start = start
         self.overhead = torch.nn.Parameter(torch.tensor(-5.0, dtype=torch.float64))  # x 1e-5 s
 
     def overhead_s(self):
         return torch.nn.functional.softplus(self.overhead) * 1e-5
 
+    def coefficients(self, x):
+        return torch.nn.functional.softplus(self.net(x))
+
     def forward(self, x, terms, owner, n):
-        coef = torch.nn.functional.softplus(self.net(x))
-        per_stage = (coef * terms).sum(1)
+        per_stage = (self.coefficients(x) * terms).sum(1)
         return torch.zeros(n, dtype=x.dtype).index_add(0, owner, per_stage) + self.overhead_s()
 
 
@@ -141,6 +150,9 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--rank-weight", type=float, default=1.0, help="weight of the pairwise ranking loss")
     ap.add_argument("--rank-sharpness", type=float, default=4.0, help="RankNet scale on log-runtime gaps")
+    ap.add_argument("--prior-weight", type=float, default=0.1,
+                    help="weight of the squared coefficient changes from the analytic start (shrinks "
+                         "towards the analytic model where data is thin)")
     ap.add_argument("--tie-tolerance", type=float, default=0.05,
                     help="pairs measured closer than this ratio are ties (not ranked)")
     ap.add_argument("--no-term-inputs", action="store_true",
@@ -210,6 +222,8 @@ def main():
             bx, bt, bo, by, lo, hi = batch([i for p in group for i in by_pipeline[p]])
             logp = torch.log(model(bx, bt, bo, len(by)))
             loss = ((logp - by) ** 2).mean()
+            if args.prior_weight > 0:
+                loss = loss + args.prior_weight * ((model.coefficients(bx) - model.start) ** 2).sum(1).mean()
             if len(lo) and args.rank_weight > 0:
                 gap = (logp[hi] - logp[lo]) * args.rank_sharpness
                 loss = loss + args.rank_weight * torch.nn.functional.softplus(-gap).mean()

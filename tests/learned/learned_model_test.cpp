@@ -226,13 +226,14 @@ TEST(Samples, StagesReadByName) {
   const std::string line =
       R"({"key":"k","pipeline":"random_3","seed":3,"ok":true,"runtime_ms":1,"stages":[{"func":"f","stage":0,)"
       R"("features":{"ops_total":7,"unknown_feature":1},"terms":{"compute_s":1,"load_s":2,"store_s":3,)"
-      R"("parallel_s":4,"allocation_s":5,"loop_s":6}}]})";
+      R"("parallel_s":4,"allocation_s":5,"loop_s":6,"total_s":7}}]})";
   const SampleFile f = read_samples(write_temp("stages.jsonl", line + "\n"));
   ASSERT_EQ(f.samples[0].rows.size(), 1u);
   const StageRow& r = f.samples[0].rows[0];
   EXPECT_EQ(r.features[size_t(mh::Feature::ops_total)], 7);
   EXPECT_EQ(r.features[size_t(mh::Feature::points_computed)], 0);
   EXPECT_EQ(r.terms[5], 6);
+  EXPECT_EQ(r.terms[6], 7);
   EXPECT_EQ(f.missing_features.size(), size_t(mh::kNumFeatures - 1));
 }
 

@@ -5,6 +5,7 @@
 
 #include "dataset.h"
 #include "models/halide/stage_features.h"
+#include "models/learned/model.h"
 
 namespace candor::collect {
 
@@ -22,9 +23,8 @@ nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule
     auto it = costs.find({f.func, f.stage});
     const mh::StageCost none;  // a stage the model inlines costs nothing of its own
     const mh::StageCost& cost = it == costs.end() ? none : *it->second;
-    stage["terms"] = {{"compute_s", cost.compute_s},       {"load_s", cost.load_s},
-                      {"store_s", cost.store_s},           {"parallel_s", cost.parallel_s},
-                      {"allocation_s", cost.allocation_s}, {"loop_s", cost.loop_s}};
+    const auto values = models::learned::cost_terms_of(cost);
+    for (size_t t = 0; t < values.size(); ++t) stage["terms"][models::learned::cost_term_names()[t]] = values[t];
     stages.push_back(std::move(stage));
   }
   nlohmann::json record = {{"key", sample_key(context.pipeline, drawn.schedule)},
