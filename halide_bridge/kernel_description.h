@@ -100,6 +100,8 @@ struct InputInfo {
   std::vector<Range> estimate;  // the declared estimate (or the constant buffer's shape)
   std::vector<Range> required;  // what the pipeline reads of it at the output estimates
   int vector_width = 1;
+  // The region the models assume it has: what is read of it, else its estimate.
+  const std::vector<Range>& shape() const { return required.empty() ? estimate : required; }
 };
 
 struct KernelDescription {

@@ -528,7 +528,7 @@ class Evaluator {
       const hb::InputInfo* in = kd_.find_input(e.producer);
       if (!in) return 0;
       elem = in->type.bytes();
-      shape = in->required.empty() ? in->estimate : in->required;
+      shape = in->shape();
     } else if (p >= 0) {
       elem = std::max(1, kd_.funcs[p].bytes_per_point);
       shape = kd_.funcs[p].region;
@@ -539,6 +539,40 @@ class Evaluator {
       if (d < shape.size()) dim_stride *= double(std::max<int64_t>(1, shape[d].extent()));
     }
     return stride * elem;
+  }
+
+  // Calls visit(edge, p, len, step) for every read of a buffer by stage (f, stage), looking
+  // through inlined Funcs to what they read: `p` the producer's index (-1: an input), `len`
+  // the region the reading loops cover (by loop; through an inlined Func, its loops) and
+  // `step` how those loops move per step of the stage's loops moving by `step0`.
+  template <class Visit>
+  void for_each_buffer_read(int f, int stage, const std::vector<double>& len0, const std::vector<double>& step0,
+                            Visit&& visit) const {
+    struct Read {
+      const hb::Edge* e;
+      std::vector<double> len, step;
+    };
+    const std::string& name = kd_.funcs[f].name;
+    std::vector<Read> todo;
+    for (const hb::Edge* e : kd_.edges_into(name, stage)) todo.push_back({e, len0, step0});
+    for (size_t q = 0; q < todo.size() && q < 256; ++q) {
+      const hb::Edge* e = todo[q].e;
+      const std::vector<double> len = todo[q].len, step = todo[q].step;
+      const int p = e->producer_is_input ? -1 : find(e->producer);
+      if (p >= 0 && e->producer != name && state_[p].where == Where::Inline) {
+        std::vector<double> plen, pstep;
+        const auto w = footprint(*e, len);
+        const auto moved = producer_step(*e, step);
+        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops) {
+          const bool arg = l.arg_index >= 0 && l.arg_index < int(w.size());
+          plen.push_back(arg ? w[l.arg_index] : double(l.extent));
+          pstep.push_back(arg ? moved[l.arg_index] : 0.0);
+        }
+        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen, pstep});
+        continue;
+      }
+      visit(*e, p, len, step);
+    }
   }
 
   // The boxes of the root buffers (inputs, Funcs computed at the root) that stage (f, stage)
@@ -567,26 +601,15 @@ class Evaluator {
         if (st->loops[i].arg_index >= 0 && st->loops[i].arg_index < int(w.size())) w[st->loops[i].arg_index] = len[i];
       merge(fi.name, w);
     }
-    std::vector<std::pair<const hb::Edge*, std::vector<double>>> todo;
-    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) todo.push_back({e, len});
-    for (size_t q = 0; q < todo.size() && q < 256; ++q) {
-      const hb::Edge* e = todo[q].first;
-      const auto w = footprint(*e, todo[q].second);
-      const int p = e->producer_is_input ? -1 : find(e->producer);
-      if (p >= 0 && e->producer != fi.name && state_[p].where == Where::Inline) {
-        std::vector<double> plen;
-        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops)
-          plen.push_back(l.arg_index >= 0 && l.arg_index < int(w.size()) ? w[l.arg_index] : double(l.extent));
-        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen});
-      } else if (e->producer_is_input || (p >= 0 && state_[p].where == Where::Root)) {
-        merge(e->producer, w);
-      }
-    }
+    for_each_buffer_read(f, stage, len, std::vector<double>(len.size(), 0.0),
+                         [&](const hb::Edge& e, int p, const std::vector<double>& l, const std::vector<double>&) {
+                           if (p < 0 || state_[p].where == Where::Root) merge(e.producer, footprint(e, l));
+                         });
     for (const auto& [name, w] : box) {
       std::vector<double> shape;
       int elem = 4;
       if (const hb::InputInfo* in = kd_.find_input(name)) {
-        shape = extents(in->required.empty() ? in->estimate : in->required);
+        shape = extents(in->shape());
         elem = in->type.bytes();
       } else if (const int p = find(name); p >= 0) {
         shape = extents(kd_.funcs[p].region);
@@ -655,33 +678,12 @@ class Evaluator {
     double load_s = 0, loads_per_point = 0;
     // Each read with the region it covers and how the reading loops move per step of the
     // emitted innermost loop (through inlined Funcs: their loops).
-    struct Read {
-      const hb::Edge* e;
-      std::vector<double> len, step;
-    };
-    std::vector<Read> todo;
     std::vector<double> unit(ext.size(), 0.0);
     if (!unit.empty()) unit[ch.innermost] = 1;
     const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
-    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) todo.push_back({e, ext, unit});
-    for (size_t q = 0; q < todo.size() && q < 256; ++q) {
-      const hb::Edge* e = todo[q].e;
-      const std::vector<double> len = todo[q].len;
-      const std::vector<double> step = todo[q].step;
-      const int p = e->producer_is_input ? -1 : find(e->producer);
-      if (p >= 0 && e->producer != fi.name && state_[p].where == Where::Inline) {
-        // Look through the inlined Func to what it reads, over the region it covers.
-        std::vector<double> plen, pstep;
-        const auto w = footprint(*e, len);
-        const auto moved = producer_step(*e, step);
-        for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops) {
-          const bool arg = l.arg_index >= 0 && l.arg_index < int(w.size());
-          plen.push_back(arg ? w[l.arg_index] : double(l.extent));
-          pstep.push_back(arg ? moved[l.arg_index] : 0.0);
-        }
-        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen, pstep});
-        continue;
-      }
+    for_each_buffer_read(f, stage, ext, unit, [&](const hb::Edge& edge, int p, const std::vector<double>& len,
+                                                  const std::vector<double>& step) {
+      const hb::Edge* e = &edge;
       loads_per_point += e->calls;
       const auto w = footprint(*e, len);
       double bytes = product(w);
@@ -693,7 +695,7 @@ class Evaluator {
         total_bytes = bytes;
         if (in) {
           total_bytes = b;
-          for (const hb::Range& r : in->required.empty() ? in->estimate : in->required) total_bytes *= double(r.extent());
+          for (const hb::Range& r : in->shape()) total_bytes *= double(r.extent());
         }
       } else if (p >= 0) {
         bytes *= kd_.funcs[p].bytes_per_point;
@@ -712,7 +714,7 @@ class Evaluator {
         const double lbw = m_.level_for(std::min(lines * m_.cores, total_bytes)).with_cores(cores, m_.cores);
         load_s += c.points_computed * e->calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
       }
-    }
+    });
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);
     load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);

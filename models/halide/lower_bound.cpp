@@ -72,7 +72,7 @@ class Bounder {
       }
     }
     for (const hb::InputInfo& in : kd_.inputs) {
-      const auto& r = in.required.empty() ? in.estimate : in.required;
+      const auto& r = in.shape();
       if (r.empty() && !in.required.empty()) continue;
       double n = 1;
       for (const hb::Range& x : r) n *= double(std::max<int64_t>(0, x.extent()));
