@@ -37,6 +37,10 @@ double CpuObjective::cost(const Space& space, const Candidate& c) const {
   return out[0];
 }
 
+models::halide::Prediction CpuObjective::explain(const Space& space, const Candidate& c) const {
+  return model_.explain(cpu(space).kernel(), cpu(space).view(c));
+}
+
 double CpuObjective::lower_bound(const Space& space, const Candidate& c) const {
   return models::halide::lower_bound_seconds(cpu(space).kernel(), cpu(space).view(c), machine_);
 }

@@ -39,6 +39,10 @@ class CpuObjective : public Objective {
   void estimate_batch(const Space& space, const std::vector<const Candidate*>& batch,
                       std::vector<double>& out) const override;
 
+  // The analytic model's terms per stage (what `candor search --explain` prints), whichever
+  // model ranks.
+  models::halide::Prediction explain(const Space& space, const Candidate& c) const;
+
   const models::halide::MachineDescription& machine() const { return machine_; }
   // "learned" or "analytic".
   std::string cost_model_name() const { return learned_ ? "learned" : "analytic"; }

@@ -28,7 +28,8 @@ ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
   out.stats = result.stats;
   out.optimal = result.optimal;
   for (const auto& [cost, candidate] : result.top) {
-    out.candidates.push_back({space.to_schedule(candidate), cost, objective.lower_bound(space, candidate)});
+    out.candidates.push_back({space.to_schedule(candidate), cost, objective.lower_bound(space, candidate),
+                              objective.explain(space, candidate)});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "halide_bridge/kernel_description.h"
 #include "halide_bridge/schedule.h"
+#include "models/halide/analytic_model.h"
 #include "models/halide/machine.h"
 #include "search.h"
 
@@ -22,6 +23,7 @@ struct ScheduledCandidate {
   halide_bridge::Schedule schedule;
   double predicted_seconds = 0;
   double lower_bound_seconds = 0;  // of this complete candidate
+  models::halide::Prediction analytic;  // the analytic model's terms per stage
 };
 
 struct ScheduleOutcome {

@@ -277,6 +277,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const bool guard = (stage.index > 0 && stage.non_affine_addresses) ||
                      (reads_input(c, info.name, stage.index) && !(at_root && (stage.index == 0 || exact)));
   const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
+  std::vector<int64_t> outer_trips;  // iterations of each b.outer loop
   for (size_t i = 0; i < loops.size(); ++i) {
     const int l = loop_refs_[loops[i]].loop;
     const std::string var = stage.loops[l].var;
@@ -287,11 +288,13 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
     }
     if (tile == 1) {
       b.outer.push_back(var);
+      outer_trips.push_back(stage.loops[l].extent);
       continue;
     }
     hb::Split outer = hb::make_split(var, static_cast<int>(tile), tail);
     b.schedule.splits.push_back(outer);
     b.outer.push_back(outer.outer);
+    outer_trips.push_back((stage.loops[l].extent + tile - 1) / tile);
     if (subtile == 1) {
       b.middle.push_back(outer.inner);
       continue;
@@ -317,8 +320,13 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
       b.schedule.annotations[inner] = hb::LoopAnnotation::Unrolled;
     }
   }
-  if (parallel && !b.outer.empty()) {
-    b.schedule.annotations[b.outer.back()] = hb::LoopAnnotation::Parallel;
+  // The parallel loop is the outermost one with more than one iteration: a loop tiled
+  // whole (a colour channel of 3 kept inside the tile) passes parallelism on inwards.
+  for (size_t i = b.outer.size(); parallel && i-- > 0;) {
+    if (outer_trips[i] > 1) {
+      b.schedule.annotations[b.outer[i]] = hb::LoopAnnotation::Parallel;
+      break;
+    }
   }
   for (const auto* band : {&b.inner, &b.reduction, &b.middle, &b.outer}) {
     b.schedule.order.insert(b.schedule.order.end(), band->begin(), band->end());

@@ -33,6 +33,7 @@ namespace {
 // The choices of one stage once resolved (fixed, or optimistically completed).
 struct StageChoice {
   bool parallel = false, vectorize = false, unroll = false;
+  int parallel_loop = -1;  // the loop run in parallel (every loop outside it has one iteration)
   std::vector<int64_t> tile, subtile;  // per loop (innermost first); 1: not split
   // Loop indices (innermost first; -1: none): the loop vectorized (the innermost pure
   // loop), the loop unrolled, and the loop innermost in the emitted order.
@@ -196,6 +197,27 @@ class Evaluator {
 
   // ---- choices -----------------------------------------------------------------------------
 
+  // The loop the space runs in parallel: the outer band's outermost loop with more than one
+  // iteration. Optimistically, a loop too short to feed every core a few tasks (a colour
+  // channel) is tiled whole when it may be, passing parallelism to the next loop in.
+  int parallel_loop(const hb::StageInfo& st, const StageView* sv, const std::vector<double>& ext,
+                    std::vector<bool>& whole) const {
+    for (int i = int(st.loops.size()) - 1; i >= 0; --i) {
+      if (!st.loops[i].is_pure) continue;
+      const LoopView* lv = sv ? loop_view(sv, st.loops[i].var) : nullptr;
+      if (!lv || lv->tile.values.empty()) return i;
+      const auto& tv = lv->tile.values;
+      if (lv->tile.fixed()) {
+        if ((tv.front() <= 1 ? ext[i] : std::ceil(ext[i] / double(tv.front()))) > 1) return i;
+        continue;
+      }
+      const bool may_be_whole = double(tv.back()) >= ext[i];
+      if (!may_be_whole || ext[i] >= o_.min_parallel_tasks_per_core * m_.cores) return i;
+      whole[i] = true;
+    }
+    return -1;
+  }
+
   // Optimistic completion of one stage's choices for per-production extents `ext`.
   StageChoice choose(const hb::StageInfo& st, const StageView* sv, const std::vector<double>& ext,
                      bool at_root) const {
@@ -208,6 +230,9 @@ class Evaluator {
     if (c.vector_loop < 0) c.vectorize = false;
     const int v = c.vector_loop;
     const size_t n = st.loops.size();
+    std::vector<bool> whole(n, false);
+    if (c.parallel) c.parallel_loop = parallel_loop(st, sv, ext, whole);
+    if (c.parallel_loop < 0) c.parallel = false;
     c.tile.assign(n, 1);
     c.subtile.assign(n, 1);
     for (size_t i = 0; i < n; ++i) {
@@ -217,7 +242,11 @@ class Evaluator {
       int64_t t;
       if (lv->tile.fixed()) {
         t = tv.front();
-      } else if (i + 1 == n && c.parallel) {
+      } else if (whole[i]) {
+        t = tv.back();
+        for (int64_t v : tv)
+          if (double(v) >= ext[i]) t = std::min(t, v);
+      } else if (int(i) == c.parallel_loop) {
         // The parallel loop: the largest tile that still gives every core a few tasks.
         t = tv.front();
         for (int64_t v : tv)
@@ -282,12 +311,47 @@ class Evaluator {
     return waste;
   }
 
+  static double parallel_tasks(const StageChoice& c, const std::vector<double>& ext) {
+    const int p = c.parallel_loop;
+    return std::ceil(ext[p] / double(std::max<int64_t>(1, c.tile[p])));
+  }
+
   // Tiles of a stage per production (the outer band's iterations, or outer x middle).
   static double tiles(const StageChoice& c, const std::vector<double>& ext, bool subtile) {
     const auto len = band_lengths(c, ext, subtile);
     double n = 1;
     for (size_t i = 0; i < ext.size(); ++i) n *= std::ceil(ext[i] / len[i]);
     return n;
+  }
+
+  // Passes of a sliding window of Func p over its whole region: a loop of consumer c between
+  // the storage and the loop the window slides along (the innermost of the outer band for
+  // Tile, of the middle band for Subtile) that does not move p's footprint (a colour channel
+  // over a 2-D producer) restarts the window on each of its iterations.
+  double window_restarts(int p, int c, const StageChoice& cc, const std::vector<double>& ext, bool sub) const {
+    const hb::StageInfo& st = kd_.funcs[c].stages[0];
+    std::vector<bool> moves(st.loops.size(), false);
+    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, st.index)) {
+      if (e->producer != kd_.funcs[p].name) continue;
+      for (const hb::AccessDim& a : e->footprint)
+        for (size_t k = 0; k < a.coeffs.size() && k < moves.size(); ++k)
+          if (a.coeffs[k].value() != 0) moves[k] = true;
+    }
+    double restarts = 1;
+    bool slide_loop = true;  // the first (innermost) loop of the band is the one it slides along
+    for (size_t k = 0; k < st.loops.size() && k < ext.size(); ++k) {
+      if (!st.loops[k].is_pure) continue;
+      double trips;
+      if (sub) {
+        if (cc.tile[k] <= 1 || cc.subtile[k] >= cc.tile[k]) continue;  // not in the middle band
+        trips = std::ceil(std::min(ext[k], double(cc.tile[k])) / double(std::max<int64_t>(1, cc.subtile[k])));
+      } else {
+        trips = cc.tile[k] <= 1 ? ext[k] : std::ceil(ext[k] / double(cc.tile[k]));
+      }
+      if (!slide_loop && !moves[k]) restarts *= trips;
+      slide_loop = false;
+    }
+    return restarts;
   }
 
   // ---- resolution ------------------------------------------------------------------------
@@ -330,12 +394,13 @@ class Evaluator {
       s.cores = cs.cores;
       s.core_efficiency = cs.core_efficiency;
       if (sliding) {
-        // Storage one level coarser: the window slides along the consumer's loops, each
-        // point computed once, one allocation per coarser tile.
+        // Storage one level coarser: the window slides along the loop it is computed in,
+        // each point computed once per pass of that loop, one allocation per coarser tile.
         const double coarser = sub ? cs.productions * tiles(cs.choice[0], cs.extents[0], false) : cs.productions;
         s.realizations = coarser;
         double pts = 0;
         for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
+        pts *= window_restarts(i, c, cs.choice[0], cs.extents[0], sub);
         double computed = 0;
         for (const auto& e : s.extents) computed += product(e);
         computed *= s.productions;
@@ -359,7 +424,7 @@ class Evaluator {
     if (w == Where::Root && !f.stages.empty()) {
       // Cores of the pure stage's parallel loop (updates use their own, in stage_cost).
       const StageChoice& ch = s.choice[0];
-      const double iters = ch.parallel ? std::ceil(s.extents[0].back() / double(std::max<int64_t>(1, ch.tile.back()))) : 1;
+      const double iters = ch.parallel ? parallel_tasks(ch, s.extents[0]) : 1;
       s.cores = std::min<double>(m_.cores, iters);
       s.core_efficiency = ch.parallel ? iters / (std::ceil(iters / m_.cores) * m_.cores) * m_.cores / s.cores : 1;
     }
@@ -649,7 +714,7 @@ class Evaluator {
     double tasks = 0;
     if (s.where == Where::Root) {
       if (ch.parallel && !ext.empty()) {
-        tasks = std::ceil(ext.back() / double(std::max<int64_t>(1, ch.tile.back())));
+        tasks = parallel_tasks(ch, ext);
         cores = std::min<double>(m_.cores, tasks);
         eff = tasks / (std::ceil(tasks / m_.cores) * m_.cores) * m_.cores / cores;
       } else {

@@ -25,17 +25,26 @@ std::vector<std::pair<std::string, double>> certain_ops(const hb::OpCounts& ops)
 
 namespace {
 
-// Most cores the stage (func, stage) can occupy with its own parallel loop at the root.
+// Most cores the stage (func, stage) can occupy with its own parallel loop at the root: the
+// outer band's outermost loop with more than one iteration, so any pure loop whose outer
+// loops may all be tiled whole.
 double own_cores(const hb::StageInfo& st, const StageView* sv, int cores) {
   if (!sv) return cores;  // not described: optimistic
   if (!may(sv->parallel, true)) return 1;
-  if (st.loops.empty()) return 1;
-  const hb::LoopInfo& outer = st.loops.back();
-  const LoopView* lv = loop_view(sv, outer.var);
-  int64_t min_tile = 1;
-  if (lv && !lv->tile.values.empty()) min_tile = std::max<int64_t>(1, lv->tile.min());
-  const int64_t iters = ceil_div(outer.extent, min_tile);
-  return double(std::min<int64_t>(cores, std::max<int64_t>(1, iters)));
+  if (st.loops.empty() || !st.loops.back().is_pure) return 1;
+  int64_t most = 1;
+  for (auto loop = st.loops.rbegin(); loop != st.loops.rend(); ++loop) {
+    if (!loop->is_pure) continue;
+    const LoopView* lv = loop_view(sv, loop->var);
+    int64_t min_tile = 1, max_tile = 1;
+    if (lv && !lv->tile.values.empty()) {
+      min_tile = std::max<int64_t>(1, lv->tile.min());
+      max_tile = lv->tile.values.back();
+    }
+    most = std::max(most, ceil_div(loop->extent, min_tile));
+    if (max_tile < loop->extent) break;  // never one iteration: the loops inside never run in parallel alone
+  }
+  return double(std::min<int64_t>(cores, most));
 }
 
 class Bounder {

@@ -46,7 +46,7 @@ struct StageView {
   std::string func;
   int stage = 0;
   std::vector<LoopView> loops;  // innermost first (the kernel description's order)
-  Allowed parallel;    // Bool: the outermost loop of the outer band runs in parallel
+  Allowed parallel;    // Bool: the outer band's outermost loop with more than one iteration runs in parallel
   Allowed vectorize;   // Bool: the innermost pure loop's inner band is vectorized
   Allowed unroll;      // Bool: the inner band's second loop is unrolled
   int vector_width = 1;

@@ -8,10 +8,12 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <string>
 
 #include "analytic_model.h"
 #include "apps.h"
 #include "compile.h"
+#include "halide_cpu_space.h"
 #include "lower_bound.h"
 #include "machine.h"
 #include "views.h"
@@ -239,6 +241,41 @@ TEST(LowerBound, SerialRaisesTheBound) {
   const auto par_terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, true, true}), m);
   const auto ser_terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, false, true}), m);
   EXPECT_GT(ser_terms.compute_s, par_terms.compute_s * 1.5);
+}
+
+// A sliding window restarts on every iteration of a loop between its storage and the loop it
+// slides along that does not move its footprint: unsharp_mask's 2-D ratio, stored per tile
+// and computed per row strip inside the loop over the 3 colour channels, is computed 3 times;
+// with the channels innermost (inside the strip) it is computed once.
+TEST(AnalyticModel, ASlidingWindowRestartsPerIterationOfALoopThatDoesNotMoveIt) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  auto ratio_recompute = [&](const std::string& channel_subtile) {
+    std::optional<candor::Candidate> c = space.root();
+    if (!c) return -1.0;
+    auto fix = [&](const std::string& var, const std::string& value) {
+      for (int v = 0; v < space.num_vars(); ++v) {
+        if (space.var_name(v) != var) continue;
+        for (int x : space.values(*c, v))
+          if (space.value_name(v, x) == value) return space.fix(*c, v, x);
+      }
+      return false;
+    };
+    const bool fixed = fix("location(ratio)", "SUBTILE") && fix("sliding(ratio)", "YES") &&
+                       fix("tile(unsharp_mask.c)", "3") && fix("subtile(unsharp_mask.c)", channel_subtile) &&
+                       fix("tile(unsharp_mask.y)", "64") && fix("subtile(unsharp_mask.y)", "8");
+    if (!fixed) return -1.0;
+    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
+      if (s.func == "ratio") return s.recompute;
+    return -1.0;
+  };
+  EXPECT_GT(ratio_recompute("1"), 2.5);  // c in the middle band, outside the strip's rows
+  const double once = ratio_recompute("3");  // c in the inner band
+  EXPECT_GT(once, 0.0);
+  EXPECT_LT(once, 1.5);
 }
 
 }  // namespace

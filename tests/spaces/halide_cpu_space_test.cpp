@@ -160,6 +160,44 @@ TEST(HalideCpuSpace, StagesReadingAnInputGuardTailsThatCouldLeaveTheirRegion) {
   EXPECT_GT(unguarded_run, 0) << "no dive left a root input reader unguarded";
 }
 
+// The parallel loop is the outermost one with more than one iteration: unsharp_mask's output
+// with its 3 colour channels tiled whole (one iteration of c's outer loop) runs its rows in
+// parallel, and the schedule compiles and matches the reference.
+TEST(HalideCpuSpace, ALoopTiledWholePassesParallelismInwards) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  std::optional<Candidate> root = space.root();
+  ASSERT_TRUE(root);
+  auto fix = [&](const std::string& var, const std::string& value) {
+    for (int v = 0; v < space.num_vars(); ++v) {
+      if (space.var_name(v) != var) continue;
+      for (int x : space.values(*root, v))
+        if (space.value_name(v, x) == value) return space.fix(*root, v, x);
+    }
+    return false;
+  };
+  ASSERT_TRUE(fix("parallel(unsharp_mask)", "YES"));
+  ASSERT_TRUE(fix("tile(unsharp_mask.c)", "3"));
+  ASSERT_TRUE(fix("subtile(unsharp_mask.c)", "1"));
+  ASSERT_TRUE(fix("tile(unsharp_mask.y)", "64"));
+  std::mt19937_64 rng(3);
+  std::optional<Candidate> c = random_dive(space, rng, root);
+  ASSERT_TRUE(c);
+  const hb::Schedule schedule = space.to_schedule(*c);
+  std::string parallel;
+  for (const auto& [var, annotation] : schedule.funcs.at("unsharp_mask").stages.at(0).annotations)
+    if (annotation == hb::LoopAnnotation::Parallel) parallel = var;
+  EXPECT_EQ(parallel, "y_o");
+  hb::RunOptions quick;
+  quick.warmup_runs = 0;
+  quick.timed_runs = 1;
+  const hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, hb::reference_outputs(*app, target), target, quick);
+  EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+}
+
 std::vector<std::string> app_names() {
   std::vector<std::string> names;
   for (const hb::App& app : candor::apps::all_apps()) names.push_back(app.name);

@@ -33,7 +33,23 @@ struct SearchOptions {
   int threads = 0;
   int runs = 5;
   bool json = false;
+  bool explain = false;
 };
+
+// The analytic model's terms per stage of the chosen schedule, one line each, in ms: where
+// the model thinks the time goes (compare with HL_JIT_TARGET=host-profile).
+void print_explanation(const models::halide::Prediction& p) {
+  static const char* where[] = {"inline", "root", "tile", "subtile"};
+  std::cout << fmt::format("{:<28} {:>7} {:>9} {:>7} {:>5} {:>6} {:>8} {:>8} {:>8} {:>8}\n", "stage (analytic model)",
+                           "where", "recompute", "tasks", "cores", "v.eff", "compute", "load", "store", "total");
+  for (const models::halide::StageCost& c : p.stages) {
+    const std::string name = c.stage == 0 ? c.func : fmt::format("{}.update({})", c.func, c.stage - 1);
+    std::cout << fmt::format("{:<28} {:>7} {:>9.2f} {:>7.0f} {:>5.2f} {:>6.2f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}\n", name,
+                             where[int(c.where)], c.recompute, c.parallel_tasks, c.cores_used, c.vector_efficiency,
+                             c.compute_s * 1e3, c.load_s * 1e3, c.store_s * 1e3, c.total_s * 1e3);
+  }
+  std::cout << fmt::format("{:<28} {:>84.3f}\n", "pipeline (ms)", p.seconds * 1e3);
+}
 
 void print_progress(const SearchStats& stats, double best_cost) {
   std::string best = best_cost < 1e300 ? fmt::format("{:.3f} ms", best_cost * 1e3) : "none yet";
@@ -136,6 +152,7 @@ int run_search(const SearchOptions& o) {
   std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, measured {:.3f} ms (verified)\n",
                            best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3, chosen_ms);
   std::cout << source;
+  if (o.explain) print_explanation(best.analytic);
   return 0;
 }
 
@@ -162,6 +179,7 @@ void register_search_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--runs", o->runs, "timed runs per benchmark")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object (app, search_seconds, predicted_ms, lower_bound_ms, "
                                    "runtime_ms, verified, schedule, ...)");
+  cmd->add_flag("--explain", o->explain, "after the schedule, print the analytic model's terms per stage (ms)");
   cmd->callback([o, &exit_status] {
     try {
       exit_status = run_search(*o);
