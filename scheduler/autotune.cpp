@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -56,8 +57,8 @@ std::string measurement_key(const std::string& app, const halide_bridge::Schedul
 }
 
 Measurement measure(const std::string& app, const halide_bridge::Schedule& schedule,
-                    const AutotuneOptions& options) {
-  const std::string key = measurement_key(app, schedule);
+                    const AutotuneOptions& options, int repeat) {
+  const std::string key = measurement_key(app, schedule) + (repeat > 0 ? ":repeat" + std::to_string(repeat) : "");
   if (!options.journal.empty()) {
     if (std::optional<Measurement> known = from_journal(options.journal, key)) return *known;
   }
@@ -93,6 +94,52 @@ Measurement measure(const std::string& app, const halide_bridge::Schedule& sched
   std::remove(path);
   if (!options.journal.empty()) append_to_journal(options.journal, key, m);
   return m;
+}
+
+AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                        const AutotuneOptions& options, double seconds, int finalists, int confirmations,
+                        const AutotuneProgress& progress) {
+  AutotuneResult out;
+  std::vector<std::vector<double>> runtimes(schedules.size());
+  double longest = 0;
+  auto run = [&](size_t i, int repeat) {
+    const Measurement m = measure(app, schedules[i], options, repeat);
+    out.seconds += m.wall_seconds;
+    longest = std::max(longest, m.wall_seconds);
+    if (progress) progress(i, repeat, m);
+    if (m.ok) runtimes[i].push_back(m.runtime_ms);
+    else if (repeat == 0) out.failures.emplace_back(i, m.failure);
+  };
+  auto fits = [&](double more) { return seconds <= 0 || out.seconds + more <= seconds; };
+  const int reserve = std::max(0, finalists) * std::max(0, confirmations);
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    if (i > 0 && !fits(longest * (1 + reserve))) break;
+    run(i, 0);
+    out.measured = i + 1;
+  }
+  std::vector<size_t> ranked;
+  for (size_t i = 0; i < out.measured; ++i)
+    if (!runtimes[i].empty()) ranked.push_back(i);
+  std::sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) { return runtimes[a][0] < runtimes[b][0]; });
+  if (ranked.size() > 1) {
+    ranked.resize(std::min<size_t>(ranked.size(), std::max(1, finalists)));
+    for (int r = 1; r <= confirmations; ++r)
+      for (size_t i : ranked)
+        if (fits(longest)) run(i, r);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  for (size_t i : ranked) {
+    const double m = median(runtimes[i]);
+    if (out.chosen < 0 || m < out.runtime_ms) {
+      out.chosen = static_cast<int>(i);
+      out.runtime_ms = m;
+    }
+  }
+  return out;
 }
 
 }  // namespace candor::scheduler

@@ -5,6 +5,7 @@
 // without measuring anything twice.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,31 @@ struct AutotuneOptions {
 };
 
 // Measures `schedule` for app `app` in a child process (`candor measure`), or returns the
-// journal's record of it.
+// journal's record of it. `repeat` > 0 names a further measurement in a fresh process (its
+// own journal record).
 Measurement measure(const std::string& app, const halide_bridge::Schedule& schedule,
-                    const AutotuneOptions& options);
+                    const AutotuneOptions& options, int repeat = 0);
+
+struct AutotuneResult {
+  int chosen = -1;          // index of the fastest schedule; -1: none compiled and matched
+  double runtime_ms = 0;    // its median over the processes that measured it
+  size_t measured = 0;      // schedules measured (in order, from the first)
+  double seconds = 0;       // wall time of all measurements
+  std::vector<std::pair<size_t, std::string>> failures;  // schedule index, failure
+};
+
+// Called after each measurement: the schedule's index, the repeat (0: first), the result.
+using AutotuneProgress = std::function<void(size_t, int, const Measurement&)>;
+
+// Measures `schedules` in order, starting no new one once the longest measurement so far
+// would overrun `seconds` (0: no limit; a measurement is never cut short, which would record
+// a false timeout), keeping time for the finalists: the `finalists` fastest are measured
+// `confirmations` more times, each in a fresh process, and the lowest median wins. Some
+// runtimes depend on the process (buffer alignment: matmul measured 4.5 ms in some processes
+// and 9 ms in others), and a lucky measurement must repeat to win.
+AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                        const AutotuneOptions& options, double seconds, int finalists = 3,
+                        int confirmations = 2, const AutotuneProgress& progress = {});
 
 // The key identifying (app, schedule) in journals.
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule);

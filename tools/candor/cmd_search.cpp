@@ -88,36 +88,29 @@ int run_search(const SearchOptions& o) {
   tune.journal = o.journal;
   tune.threads = o.threads;
   tune.timed_runs = o.runs;
-  size_t measured = o.autotune > 0 ? outcome.candidates.size() : 1;
-  int chosen = -1;
-  double chosen_ms = 0;
+  // Model only: the best candidate, measured once. Autotuning: the N best, and the
+  // finalists again in fresh processes.
+  std::vector<hb::Schedule> schedules;
+  for (size_t i = 0; i < (o.autotune > 0 ? outcome.candidates.size() : 1); ++i)
+    schedules.push_back(outcome.candidates[i].schedule);
+  const int finalists = 3, confirmations = o.autotune > 1 ? 2 : 0;
+  scheduler::AutotuneResult tuned = scheduler::autotune(
+      o.app, schedules, tune, o.autotune_seconds, finalists, confirmations, [&](size_t i, int repeat, const scheduler::Measurement& m) {
+        if (o.json) return;
+        const std::string result = m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
+                                        : "failed: " + m.failure;
+        if (repeat == 0) {
+          std::cerr << fmt::format("[measure] candidate {}/{}: predicted {:.3f} ms, {}\n", i + 1, schedules.size(),
+                                   outcome.candidates[i].predicted_seconds * 1e3, result);
+        } else {
+          std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", i + 1, repeat + 1, result);
+        }
+      });
+  const size_t measured = tuned.measured;
+  const int chosen = tuned.chosen;
+  const double chosen_ms = tuned.runtime_ms, tune_seconds = tuned.seconds;
   nlohmann::json failures = nlohmann::json::array();
-  double tune_seconds = 0, longest = 0;
-  for (size_t i = 0; i < measured; ++i) {
-    // Within --autotune-seconds: no new candidate once the longest measurement so far would
-    // not fit (a candidate is never cut short, which would record a false timeout).
-    if (i > 0 && o.autotune_seconds > 0 && tune_seconds + longest > o.autotune_seconds) {
-      measured = i;
-      break;
-    }
-    scheduler::Measurement m = scheduler::measure(o.app, outcome.candidates[i].schedule, tune);
-    tune_seconds += m.wall_seconds;
-    longest = std::max(longest, m.wall_seconds);
-    if (!o.json) {
-      std::cerr << fmt::format("[measure] candidate {}/{}: predicted {:.3f} ms, {}\n", i + 1, measured,
-                               outcome.candidates[i].predicted_seconds * 1e3,
-                               m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
-                                    : "failed: " + m.failure);
-    }
-    if (!m.ok) {
-      failures.push_back({{"candidate", i}, {"failure", m.failure}});
-      continue;
-    }
-    if (chosen < 0 || m.runtime_ms < chosen_ms) {
-      chosen = static_cast<int>(i);
-      chosen_ms = m.runtime_ms;
-    }
-  }
+  for (const auto& [i, failure] : tuned.failures) failures.push_back({{"candidate", i}, {"failure", failure}});
   if (chosen < 0) {
     std::cerr << "candor search: error: no measured schedule compiled and matched the reference\n";
     for (const auto& f : failures) std::cerr << "  " << f.dump() << "\n";

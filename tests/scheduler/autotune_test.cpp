@@ -1,0 +1,101 @@
+// Autotuning against a stand-in for `candor measure` (a shell script): a crashing and a hanging
+// candidate are recorded and skipped, a runtime that only one process measured does not win
+// against one that repeats, and a rerun with the journal measures nothing again.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "autotune.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace hb = candor::halide_bridge;
+using candor::scheduler::AutotuneOptions;
+using candor::scheduler::AutotuneResult;
+
+// A schedule told apart by the name of its one Func.
+hb::Schedule schedule_named(const std::string& name) {
+  hb::Schedule s;
+  s.funcs[name] = hb::FuncSchedule();
+  return s;
+}
+
+class Autotune : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("candor_autotune_test_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    // Arguments: measure APP --schedule FILE --json ... Every call is counted in calls.log.
+    // "lucky" measures 1 ms in its first process only, then 10 ms; "steady" always 2 ms.
+    worker_ = (dir_ / "worker.sh").string();
+    std::ofstream(worker_) << "#!/bin/sh\n"
+                           << "log=" << (dir_ / "calls.log").string() << "\n"
+                           << "s=$(cat \"$4\")\n"
+                           << "echo \"$s\" >> \"$log\"\n"
+                           << "case \"$s\" in\n"
+                           << "  *crash*) kill -SEGV $$ ;;\n"
+                           << "  *hang*) sleep 30 ;;\n"
+                           << "  *lucky*) n=$(grep -c lucky \"$log\"); "
+                           << "if [ \"$n\" -eq 1 ]; then t=1.0; else t=10.0; fi ;;\n"
+                           << "  *) t=2.0 ;;\n"
+                           << "esac\n"
+                           << "echo \"{\\\"verified\\\": true, \\\"runtime_ms\\\": $t}\"\n";
+    fs::permissions(worker_, fs::perms::owner_all);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  int calls() const {
+    std::ifstream in(dir_ / "calls.log");
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
+
+  AutotuneOptions options() const {
+    AutotuneOptions o;
+    o.worker = worker_;
+    o.timeout_seconds = 2;
+    o.journal = (dir_ / "journal.jsonl").string();
+    return o;
+  }
+
+  fs::path dir_;
+  std::string worker_;
+};
+
+TEST_F(Autotune, KeepsTheFastestThatRepeatsAndSkipsCrashesAndHangs) {
+  const std::vector<hb::Schedule> schedules = {schedule_named("crash"), schedule_named("lucky"),
+                                               schedule_named("hang"), schedule_named("steady")};
+  const AutotuneResult r = candor::scheduler::autotune("app", schedules, options(), 0, 3, 2);
+  EXPECT_EQ(r.measured, 4u);
+  ASSERT_EQ(r.failures.size(), 2u);
+  EXPECT_EQ(r.failures[0].first, 0u);
+  EXPECT_EQ(r.failures[0].second, "crash");
+  EXPECT_EQ(r.failures[1].first, 2u);
+  EXPECT_EQ(r.failures[1].second, "timeout");
+  // lucky: 1, 10, 10 (median 10); steady: 2, 2, 2.
+  EXPECT_EQ(r.chosen, 3);
+  EXPECT_DOUBLE_EQ(r.runtime_ms, 2.0);
+  const int first_run = calls();
+  EXPECT_EQ(first_run, 4 + 2 * 2);
+
+  // The journal holds every measurement, repeats included: nothing runs again.
+  const AutotuneResult again = candor::scheduler::autotune("app", schedules, options(), 0, 3, 2);
+  EXPECT_EQ(calls(), first_run);
+  EXPECT_EQ(again.chosen, 3);
+}
+
+TEST_F(Autotune, WithoutConfirmationsTheFirstMeasurementDecides) {
+  const std::vector<hb::Schedule> schedules = {schedule_named("steady"), schedule_named("lucky")};
+  const AutotuneResult r = candor::scheduler::autotune("app", schedules, options(), 0, 3, 0);
+  EXPECT_EQ(r.chosen, 1);
+  EXPECT_DOUBLE_EQ(r.runtime_ms, 1.0);
+  EXPECT_EQ(calls(), 2);
+}
+
+}  // namespace
