@@ -17,6 +17,9 @@ struct ScheduleRequest {
   // An engine spec for make_search; beam is anytime by default: it spends a time budget.
   std::string search = "beam";
   Budget budget;
+  // Decisions fixed before the search, as (choice, value) by their names in the space
+  // (`tile(dot.x)`, `8`): the search explores the rest.
+  std::vector<std::pair<std::string, std::string>> pins;
 };
 
 struct ScheduledCandidate {
@@ -35,8 +38,8 @@ struct ScheduleOutcome {
   bool optimal = false;  // proved optimal for the model
 };
 
-// Throws std::invalid_argument for a bad search spec, std::runtime_error when the search
-// found no complete schedule within its budget.
+// Throws std::invalid_argument for a bad search spec or pin, std::runtime_error when the
+// search found no complete schedule within its budget.
 ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
                                 const models::halide::MachineDescription& machine,
                                 const ScheduleRequest& request);

@@ -71,6 +71,29 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
   return c.subtile[i] > 1 ? std::min(tile, double(c.subtile[i])) : tile;
 }
 
+// Vector accumulators of an update held in registers across its RDom loops: the inner band
+// (inside the RDom loops) is one vector of the vector loop times the unrolled loop and nothing
+// else, so LLVM keeps the tile in registers, loading and storing it once per reduction.
+// 0 when the inner band is not such a tile.
+double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, const std::vector<double>& ext, int vw) {
+  bool reduction = false;
+  for (const hb::LoopInfo& l : st.loops) reduction |= !l.is_pure;
+  if (!reduction || !c.vectorize || c.vector_loop < 0) return 0;
+  double vectors = 1;
+  for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
+    if (!st.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;  // not in the inner band
+    const double len = std::min(ext[i], double(std::min(c.tile[i], c.subtile[i])));
+    if (int(i) == c.vector_loop) {
+      if (len > vw) return 0;  // a loop of vectors inside the reduction
+    } else if (int(i) == c.unroll_loop && c.unroll) {
+      vectors *= len;
+    } else if (len > 1) {
+      return 0;
+    }
+  }
+  return vectors;
+}
+
 // The loop nest the space emits for a stage, innermost first, as (loop, iterations per
 // production): the inner band, the RDom loops, the middle band, the outer band (bands() in
 // spaces/halide_cpu_space.cpp); loops of one iteration left out.
@@ -746,10 +769,30 @@ class Evaluator {
     std::vector<double> unit(ext.size(), 0.0);
     if (!unit.empty()) unit[ch.innermost] = 1;
     const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
+    // A register tile loads and stores its accumulators once per reduction, and a read that
+    // does not move along the unrolled loop once per unrolled tile.
+    const double tile_vectors = register_tile_vectors(ch, st, ext, vw);
+    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
+    double reduction_trips = 1;
+    for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
+      if (!st.loops[i].is_pure) reduction_trips *= ext[i];
+    std::set<const hb::Edge*> shared_by_unrolled;
+    if (register_tile && ch.unroll && ch.unroll_loop >= 0) {
+      std::vector<double> along(ext.size(), 0.0);
+      along[ch.unroll_loop] = 1;
+      for_each_buffer_read(f, stage, ext, along, [&](const hb::Edge& e, int, const std::vector<double>&,
+                                                     const std::vector<double>& step) {
+        const auto moved = producer_step(e, step);
+        if (std::all_of(moved.begin(), moved.end(), [](double m) { return m == 0; })) shared_by_unrolled.insert(&e);
+      });
+    }
     for_each_buffer_read(f, stage, ext, unit, [&](const hb::Edge& edge, int p, const std::vector<double>& len,
                                                   const std::vector<double>& step) {
       const hb::Edge* e = &edge;
-      loads_per_point += e->calls;
+      double calls = e->calls;
+      if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
+      if (shared_by_unrolled.count(e)) calls /= std::max(1.0, ch.subtile[ch.unroll_loop] * 1.0);
+      loads_per_point += calls;
       const auto w = footprint(*e, len);
       double bytes = product(w);
       double total_bytes = 0;
@@ -777,7 +820,7 @@ class Evaluator {
       if (stride >= o_.cache_line_bytes && !ext.empty()) {
         const double lines = inner_extent * o_.cache_line_bytes;
         const double lbw = m_.level_for(std::min(lines * m_.cores, total_bytes)).with_cores(cores, m_.cores);
-        load_s += c.points_computed * e->calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
+        load_s += c.points_computed * calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
       }
     });
     // Every load instruction is served by L1 at least.
@@ -795,6 +838,7 @@ class Evaluator {
     c.load_s = load_s;
     const double out_total = s.where == Where::Root ? double(fi.points()) * fi.bytes_per_point : s.buffer_bytes * m_.cores;
     c.store_s = c.points_computed * fi.bytes_per_point / std::max(m_.level_for(out_total).with_cores(cores, m_.cores), 1.0);
+    if (register_tile) c.store_s /= reduction_trips;
 
     // Overheads.
     if (s.where == Where::Root && ch.parallel) c.parallel_s = m_.parallel_launch_s + tasks * m_.parallel_task_s / cores;

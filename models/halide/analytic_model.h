@@ -45,6 +45,9 @@ struct AnalyticModelOptions {
   // `unvectorized` rate); the rest runs at the truly scalar rate.
   double autovectorized_share = 0.5;
   int cache_line_bytes = 64;
+  // Vector registers an update's register tile may keep its accumulators in (x86-64 AVX2
+  // has 16; the loads of the other operands need the rest).
+  int accumulator_registers = 12;
 };
 
 struct StageCost {

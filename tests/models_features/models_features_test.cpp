@@ -157,7 +157,9 @@ TEST(StageFeatures, CompleteViewsAreFiniteAndNamed) {
         const nlohmann::json j = r;
         EXPECT_EQ(j["features"].size(), size_t(kNumFeatures));
         EXPECT_EQ(r.get("stage_points"), r[Feature::stage_points]);
-        if (r[Feature::inlined] == 0) EXPECT_GT(r[Feature::points_computed], 0) << r.func;
+        if (r[Feature::inlined] == 0) {
+          EXPECT_GT(r[Feature::points_computed], 0) << r.func;
+        }
       }
     }
   }

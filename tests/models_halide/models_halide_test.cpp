@@ -243,6 +243,16 @@ TEST(LowerBound, SerialRaisesTheBound) {
   EXPECT_GT(ser_terms.compute_s, par_terms.compute_s * 1.5);
 }
 
+// Fixes the choice named `var` of the Halide CPU space to the value named `value`.
+bool pin(const candor::HalideCpuSpace& space, candor::Candidate& c, const std::string& var, const std::string& value) {
+  for (int v = 0; v < space.num_vars(); ++v) {
+    if (space.var_name(v) != var) continue;
+    for (int x : space.values(c, v))
+      if (space.value_name(v, x) == value) return space.fix(c, v, x);
+  }
+  return false;
+}
+
 // A sliding window restarts on every iteration of a loop between its storage and the loop it
 // slides along that does not move its footprint: unsharp_mask's 2-D ratio, stored per tile
 // and computed per row strip inside the loop over the 3 colour channels, is computed 3 times;
@@ -256,14 +266,7 @@ TEST(AnalyticModel, ASlidingWindowRestartsPerIterationOfALoopThatDoesNotMoveIt) 
   auto ratio_recompute = [&](const std::string& channel_subtile) {
     std::optional<candor::Candidate> c = space.root();
     if (!c) return -1.0;
-    auto fix = [&](const std::string& var, const std::string& value) {
-      for (int v = 0; v < space.num_vars(); ++v) {
-        if (space.var_name(v) != var) continue;
-        for (int x : space.values(*c, v))
-          if (space.value_name(v, x) == value) return space.fix(*c, v, x);
-      }
-      return false;
-    };
+    auto fix = [&](const std::string& var, const std::string& value) { return pin(space, *c, var, value); };
     const bool fixed = fix("location(ratio)", "SUBTILE") && fix("sliding(ratio)", "YES") &&
                        fix("tile(unsharp_mask.c)", "3") && fix("subtile(unsharp_mask.c)", channel_subtile) &&
                        fix("tile(unsharp_mask.y)", "64") && fix("subtile(unsharp_mask.y)", "8");
@@ -276,6 +279,36 @@ TEST(AnalyticModel, ASlidingWindowRestartsPerIterationOfALoopThatDoesNotMoveIt) 
   const double once = ratio_recompute("3");  // c in the inner band
   EXPECT_GT(once, 0.0);
   EXPECT_LT(once, 1.5);
+}
+
+// matmul's update with one vector of x times 8 unrolled rows inside its RDom loop keeps its
+// accumulators in registers: per point it loads B once and A once per 8 points (shared by the
+// unrolled rows) and the accumulator once per reduction; with a loop over 64 vectors of x
+// inside the RDom loop instead, every point loads and stores its accumulator.
+TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
+  const hb::App* app = candor::apps::find_app("matmul");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  auto update_cost = [&](const std::string& x_subtile) {
+    std::optional<candor::Candidate> c = space.root();
+    mh::StageCost out;
+    const std::string u = "dot.update(0)";
+    if (!c || !pin(space, *c, "location(dot)", "ROOT") || !pin(space, *c, "vectorize(" + u + ")", "YES") ||
+        !pin(space, *c, "unroll(" + u + ")", "YES") || !pin(space, *c, "tile(" + u + ".x)", "512") ||
+        !pin(space, *c, "subtile(" + u + ".x)", x_subtile) || !pin(space, *c, "tile(" + u + ".y)", "64") ||
+        !pin(space, *c, "subtile(" + u + ".y)", "8"))
+      return out;
+    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
+      if (s.func == "dot" && s.stage == 1) out = s;
+    return out;
+  };
+  const mh::StageCost tile = update_cost("8"), loop = update_cost("512");
+  ASSERT_GT(loop.loads_per_point, 0.0);
+  EXPECT_NEAR(loop.loads_per_point, 3.0, 1e-9);  // accumulator, A, B
+  EXPECT_NEAR(tile.loads_per_point, 1.0 + 1.0 / 8 + 1.0 / 512, 1e-9);
+  EXPECT_LT(tile.store_s, loop.store_s / 100);
 }
 
 }  // namespace

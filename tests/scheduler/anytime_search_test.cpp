@@ -43,7 +43,9 @@ TEST_P(AnytimeSearch, SpendsItsBudgetAndOffersDifferentSchedulesThatVerify) {
   options.timed_runs = 1;
   for (size_t i = 0; i < outcome.candidates.size(); ++i) {
     const auto& c = outcome.candidates[i];
-    if (i > 0) EXPECT_LE(outcome.candidates[i - 1].predicted_seconds, c.predicted_seconds);
+    if (i > 0) {
+      EXPECT_LE(outcome.candidates[i - 1].predicted_seconds, c.predicted_seconds);
+    }
     for (size_t j = 0; j < i; ++j) {
       // Different candidates (candor::alike) may still print alike: not the same schedule.
       EXPECT_FALSE(outcome.candidates[j].schedule == c.schedule)

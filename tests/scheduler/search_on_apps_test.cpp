@@ -20,6 +20,39 @@ const candor::models::halide::MachineDescription& machine() {
   return m;
 }
 
+// Pinned decisions hold in the schedule the search returns; a pin naming no choice, or a
+// value the space does not allow, is an error that names it.
+TEST(SchedulerPins, PinnedDecisionsHoldAndBadPinsAreNamed) {
+  const hb::App* app = candor::apps::find_app("matmul");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  candor::scheduler::ScheduleRequest request;
+  request.search = "greedy";
+  request.budget.max_expanded = 200;
+  request.pins = {{"location(dot)", "ROOT"}, {"tile(dot.update(0).x)", "16"}};
+  const auto outcome = candor::scheduler::schedule_kernel(kd, machine(), request);
+  ASSERT_FALSE(outcome.candidates.empty());
+  const hb::FuncSchedule& dot = outcome.candidates[0].schedule.funcs.at("dot");
+  EXPECT_EQ(dot.compute.kind, hb::Location::Kind::Root);
+  ASSERT_GE(dot.stages.size(), 2u);
+  ASSERT_FALSE(dot.stages[1].splits.empty());
+  EXPECT_EQ(dot.stages[1].splits[0].var, "x");
+  EXPECT_EQ(dot.stages[1].splits[0].factor, 16);
+
+  auto error_of = [&](std::vector<std::pair<std::string, std::string>> pins) {
+    request.pins = std::move(pins);
+    try {
+      candor::scheduler::schedule_kernel(kd, machine(), request);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of({{"tile(nothing.x)", "8"}}).find("no choice 'tile(nothing.x)'"), std::string::npos);
+  EXPECT_NE(error_of({{"location(matmul)", "INLINE"}}).find("location(matmul)=INLINE is not allowed"),
+            std::string::npos);
+}
+
 class SearchOnApps : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SearchOnApps, EverySearchReturnsAScheduleThatMatchesTheReference) {

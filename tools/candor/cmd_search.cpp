@@ -34,21 +34,23 @@ struct SearchOptions {
   int runs = 5;
   bool json = false;
   bool explain = false;
+  std::vector<std::string> pins;
 };
 
 // The analytic model's terms per stage of the chosen schedule, one line each, in ms: where
 // the model thinks the time goes (compare with HL_JIT_TARGET=host-profile).
 void print_explanation(const models::halide::Prediction& p) {
   static const char* where[] = {"inline", "root", "tile", "subtile"};
-  std::cout << fmt::format("{:<28} {:>7} {:>9} {:>7} {:>5} {:>6} {:>8} {:>8} {:>8} {:>8}\n", "stage (analytic model)",
-                           "where", "recompute", "tasks", "cores", "v.eff", "compute", "load", "store", "total");
+  std::cout << fmt::format("{:<28} {:>7} {:>9} {:>7} {:>5} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8}\n", "stage (analytic model)",
+                           "where", "recompute", "tasks", "cores", "v.eff", "loads/p", "compute", "load", "store", "total");
   for (const models::halide::StageCost& c : p.stages) {
     const std::string name = c.stage == 0 ? c.func : fmt::format("{}.update({})", c.func, c.stage - 1);
-    std::cout << fmt::format("{:<28} {:>7} {:>9.2f} {:>7.0f} {:>5.2f} {:>6.2f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}\n", name,
+    std::cout << fmt::format("{:<28} {:>7} {:>9.2f} {:>7.0f} {:>5.2f} {:>6.2f} {:>7.2f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}\n", name,
                              where[int(c.where)], c.recompute, c.parallel_tasks, c.cores_used, c.vector_efficiency,
+                             c.loads_per_point,
                              c.compute_s * 1e3, c.load_s * 1e3, c.store_s * 1e3, c.total_s * 1e3);
   }
-  std::cout << fmt::format("{:<28} {:>84.3f}\n", "pipeline (ms)", p.seconds * 1e3);
+  std::cout << fmt::format("{:<28} {:>92.3f}\n", "pipeline (ms)", p.seconds * 1e3);
 }
 
 void print_progress(const SearchStats& stats, double best_cost) {
@@ -77,6 +79,12 @@ int run_search(const SearchOptions& o) {
   scheduler::ScheduleRequest request;
   request.search = o.search;
   request.budget = parse_budget(o.budget);
+  for (const std::string& pin : o.pins) {
+    const size_t eq = pin.rfind('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == pin.size())
+      throw std::invalid_argument("--pin '" + pin + "': expected CHOICE=VALUE, e.g. tile(dot.x)=8");
+    request.pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
+  }
   request.budget.keep_top = std::max(1, o.autotune);
   if (!o.json) request.budget.progress = print_progress;
   scheduler::ScheduleOutcome outcome = scheduler::schedule_kernel(kd, machine, request);
@@ -172,6 +180,8 @@ void register_search_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--runs", o->runs, "timed runs per benchmark")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object (app, search_seconds, predicted_ms, lower_bound_ms, "
                                    "runtime_ms, verified, schedule, ...)");
+  cmd->add_option("--pin", o->pins, "fix a decision before searching, CHOICE=VALUE (e.g. 'tile(dot.x)=8'); repeatable")
+      ->delimiter(',');
   cmd->add_flag("--explain", o->explain, "after the schedule, print the analytic model's terms per stage (ms)");
   cmd->callback([o, &exit_status] {
     try {
