@@ -103,6 +103,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
     if (func.is_output) in.is_output.push_back({f});
     if (func.can_inline) in.inlinable.push_back({f});
     if (func.is_input_alias) in.input_alias.push_back({f});
+    if (func.stages.size() > 1) in.has_updates.push_back({f});
     // Attachable: one consumer Func, reading f only from its pure definition.
     if (!func.is_output && func.consumers.size() == 1) {
       int c = func_index(func.consumers[0]);

@@ -198,6 +198,33 @@ TEST(HalideCpuSpace, ALoopTiledWholePassesParallelismInwards) {
   EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
 }
 
+// Funcs with update definitions are never stored coarser than they are computed (Halide slides
+// no window over them); pure Funcs computed inside a consumer may be.
+TEST(HalideCpuSpace, OnlyPureFuncsSlide) {
+  for (const char* name : {"conv_relu", "unsharp_mask"}) {
+    const hb::App* app = candor::apps::find_app(name);
+    ASSERT_NE(app, nullptr);
+    const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+    HalideCpuSpace space(kd);
+    std::optional<Candidate> root = space.root();
+    ASSERT_TRUE(root);
+    for (int v = 0; v < space.num_vars(); ++v) {
+      const std::string var = space.var_name(v);
+      if (var.rfind("sliding(", 0) != 0) continue;
+      const std::string func = var.substr(8, var.size() - 9);
+      const hb::FuncInfo* f = kd.find_func(func);
+      ASSERT_NE(f, nullptr) << var;
+      bool may_slide = false;
+      for (int x : space.values(*root, v)) may_slide |= space.value_name(v, x) == "YES";
+      if (f->stages.size() > 1) {
+        EXPECT_FALSE(may_slide) << name << ": " << var;
+      } else if (func == "ratio") {
+        EXPECT_TRUE(may_slide) << name << ": " << var;
+      }
+    }
+  }
+}
+
 std::vector<std::string> app_names() {
   std::vector<std::string> names;
   for (const hb::App& app : candor::apps::all_apps()) names.push_back(app.name);
