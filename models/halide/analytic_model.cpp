@@ -663,6 +663,17 @@ class Evaluator {
     }
   }
 
+  // Bytes of a root buffer (an input, or a Func computed at the root) by name.
+  double root_buffer_bytes(const std::string& name) const {
+    if (const hb::InputInfo* in = kd_.find_input(name)) {
+      double bytes = in->type.bytes();
+      for (const hb::Range& r : in->shape()) bytes *= double(r.extent());
+      return bytes;
+    }
+    const int p = find(name);
+    return p < 0 ? 0.0 : kd_.funcs[p].points() * double(kd_.funcs[p].bytes_per_point);
+  }
+
   // The boxes of the root buffers (inputs, Funcs computed at the root) that stage (f, stage)
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
@@ -827,13 +838,15 @@ class Evaluator {
     const double elem = std::max(1, fi.bytes_per_point);
     load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.
-    const double walk_rate = m_.column_walk.with_cores(cores, m_.cores);
-    if (walk_rate > 0 && !ext.empty()) {
+    if (m_.column_walk.all_cores > 0 && !ext.empty()) {
       const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;
-      c.column_walk_lines = s.productions * column_walk_lines(emitted_nest(ch, st, ext), ext.size(),
-                                                              [&](const std::vector<double>& len) { return root_boxes(f, stage, len); },
-                                                              m_.l2_geometry, l2_lines);
-      load_s += c.column_walk_lines / walk_rate;
+      const auto walked = column_walk_lines(emitted_nest(ch, st, ext), ext.size(),
+                                            [&](const std::vector<double>& len) { return root_boxes(f, stage, len); },
+                                            m_.l2_geometry, l2_lines);
+      for (const auto& [buffer, lines] : walked) {
+        c.column_walk_lines += s.productions * lines;
+        load_s += s.productions * lines / std::max(1.0, column_walk_rate(m_, root_buffer_bytes(buffer), cores));
+      }
     }
     c.load_s = load_s;
     const double out_total = s.where == Where::Root ? double(fi.points()) * fi.bytes_per_point : s.buffer_bytes * m_.cores;

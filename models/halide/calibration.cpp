@@ -376,8 +376,17 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   const int64_t walk_rows = std::max<int64_t>(m.l2_bytes * 2, m.l3_bytes / 2) / 4096;
   m.column_walk.all_cores = column_walk_lines_per_s(walk_rows, m.cores, target, o.repeats);
   m.column_walk.one_core = column_walk_lines_per_s(walk_rows, 1, target, o.repeats);
+  m.column_walk_bytes = walk_rows * 4096;
+  // Twice the cores' L2: out of L2, well inside L3.
+  const int64_t near_rows = std::max<int64_t>(64, m.l2_bytes * 2 * m.cores / 4096);
+  m.column_walk_near.all_cores = column_walk_lines_per_s(near_rows, m.cores, target, o.repeats);
+  m.column_walk_near.one_core = column_walk_lines_per_s(near_rows, 1, target, o.repeats);
+  m.column_walk_near_bytes = near_rows * 4096;
   log("column walk Mlines/s: all cores " + std::to_string(m.column_walk.all_cores * 1e-6) + ", one core " +
-      std::to_string(m.column_walk.one_core * 1e-6));
+      std::to_string(m.column_walk.one_core * 1e-6) + " (" + std::to_string(m.column_walk_bytes >> 20) +
+      " MiB); all cores " + std::to_string(m.column_walk_near.all_cores * 1e-6) + ", one core " +
+      std::to_string(m.column_walk_near.one_core * 1e-6) + " (" + std::to_string(m.column_walk_near_bytes >> 10) +
+      " KiB)");
 
   parallel_overheads(m.cores, target, o.repeats, m.parallel_launch_s, m.parallel_task_s);
   log("parallel loop launch us: " + std::to_string(m.parallel_launch_s * 1e6) +

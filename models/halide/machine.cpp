@@ -50,6 +50,15 @@ double LineRate::with_cores(double cores, int total_cores) const {
   return Bandwidth{"", 0, all_cores, one_core}.with_cores(cores, total_cores);
 }
 
+double column_walk_rate(const MachineDescription& m, double bytes, double cores) {
+  const double near = m.column_walk_near.with_cores(cores, m.cores), far = m.column_walk.with_cores(cores, m.cores);
+  const double lo = double(m.column_walk_near_bytes), hi = double(m.column_walk_bytes);
+  if (near <= 0 || lo <= 0 || hi <= lo || bytes >= hi) return far;
+  if (bytes <= lo) return near;
+  const double t = std::log(bytes / lo) / std::log(hi / lo);
+  return std::exp(std::log(near) + t * (std::log(far) - std::log(near)));
+}
+
 double CacheGeometry::capacity_lines(double rows, double run_lines, double row_stride_bytes) const {
   if (ways <= 0 || sets <= 0) return std::numeric_limits<double>::infinity();
   const double total = double(ways) * sets;
@@ -152,6 +161,8 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
                      {"column_walk_lines_per_s", m.column_walk},
+                     {"column_walk_near_lines_per_s", m.column_walk_near},
+                     {"column_walk_bytes", {{"far", m.column_walk_bytes}, {"near", m.column_walk_near_bytes}}},
                      {"parallel_launch_s", m.parallel_launch_s},
                      {"parallel_task_s", m.parallel_task_s},
                      {"allocation_s", m.allocation_s},
@@ -181,6 +192,9 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
   j.at("column_walk_lines_per_s").get_to(m.column_walk);
+  j.at("column_walk_near_lines_per_s").get_to(m.column_walk_near);
+  j.at("column_walk_bytes").at("far").get_to(m.column_walk_bytes);
+  j.at("column_walk_bytes").at("near").get_to(m.column_walk_near_bytes);
   j.at("parallel_launch_s").get_to(m.parallel_launch_s);
   j.at("parallel_task_s").get_to(m.parallel_task_s);
   j.at("allocation_s").get_to(m.allocation_s);
@@ -237,6 +251,10 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
   }
   positive(m.column_walk.all_cores, "column walk rate (all cores)");
   positive(m.column_walk.one_core, "column walk rate (one core)");
+  positive(m.column_walk_near.all_cores, "near column walk rate (all cores)");
+  positive(m.column_walk_near.one_core, "near column walk rate (one core)");
+  positive(m.column_walk_bytes, "column walk buffer size");
+  positive(m.column_walk_near_bytes, "near column walk buffer size");
   for (const auto& [g, name] : {std::pair{&m.l1d_geometry, "L1d"}, std::pair{&m.l2_geometry, "L2"}})
     if (g->ways < 1 || g->sets < 1 || g->line_bytes < 1) p.push_back(std::string(name) + " geometry (ways, sets, line) unknown");
   if (m.parallel_launch_s < 0 || m.parallel_task_s < 0 || m.allocation_s < 0)

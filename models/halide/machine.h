@@ -52,6 +52,12 @@ struct LineRate {
   double with_cores(double cores, int total_cores) const;
 };
 
+struct MachineDescription;
+
+// Lines/s of a column walk over a buffer of `bytes` on `cores` cores: the calibrated rates,
+// interpolated in log(size) between their buffer sizes.
+double column_walk_rate(const MachineDescription& m, double bytes, double cores);
+
 struct MachineDescription {
   std::string cpu;            // model name (from /proc/cpuinfo)
   std::string halide_target;  // the JIT target the kernels were compiled for
@@ -68,7 +74,11 @@ struct MachineDescription {
   Throughput vector;        // per core, natural-width SIMD code
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
-  LineRate column_walk;              // lines/s of walks down columns of 4 KiB rows
+  // Lines/s of walks down columns of 4 KiB rows (calibration.cpp) over a buffer of half of
+  // L3 (`column_walk`) and over one of twice the cores' L2 (`column_walk_near`): the rows
+  // alias in L2 either way, and L3 answers the small buffer's misses 3-4x faster.
+  LineRate column_walk, column_walk_near;
+  int64_t column_walk_bytes = 0, column_walk_near_bytes = 0;
   double parallel_launch_s = 0;      // per parallel loop launched (fixed part)
   double parallel_task_s = 0;        // per task (iteration of a parallel loop)
   double allocation_s = 0;           // per heap allocation of an intermediate buffer

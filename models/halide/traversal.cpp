@@ -24,7 +24,7 @@ LineFootprint line_footprint(const std::vector<double>& box, const std::vector<d
   return f;
 }
 
-double column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
+std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
                          const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
                          const CacheGeometry& geometry, double capacity_lines) {
   std::vector<double> len(loops, 1.0);
@@ -35,7 +35,7 @@ double column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
     return f.lines() * streams <= cap;
   };
   std::map<std::string, bool> done;
-  double walked = 0;
+  std::map<std::string, double> walked;
   for (size_t j = 0; j < nest.size() && done.size() < body.size(); ++j) {
     std::vector<double> next = len;
     next[nest[j].loop] *= nest[j].extent;
@@ -55,7 +55,7 @@ double column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
       const double fresh = t != two.end() && fits(t->second) ? std::max(0.0, t->second.lines() - b.lines()) : b.lines();
       double iterations = 1;
       for (size_t k = j; k < nest.size(); ++k) iterations *= nest[k].extent;
-      walked += iterations * fresh * std::min(1.0, 2.0 / b.run_lines);
+      walked[name] += iterations * fresh * std::min(1.0, 2.0 / b.run_lines);
     }
     len = std::move(next);
     body = whole;

@@ -41,7 +41,8 @@ LineFootprint line_footprint(const std::vector<double>& box, const std::vector<d
 // the innermost loop whose whole walk does not fit (the buffers share the cache) refetches
 // what each iteration touches anew; those fetches are short runs when its body's runs are.
 // A walk that misses already in the innermost loop is left to the strided-access term.
-double column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
+// By buffer (only those that walk).
+std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
                          const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
                          const CacheGeometry& geometry, double capacity_lines);
 

@@ -80,6 +80,9 @@ TEST(Machine, JsonRoundTrip) {
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
   m.column_walk = {2e8, 1e8};
+  m.column_walk_near = {6e8, 3e8};
+  m.column_walk_bytes = 16 << 20;
+  m.column_walk_near_bytes = 2 << 20;
   m.l1d_geometry = {8, 64, 64};
   m.l2_geometry = {8, 1024, 64};
   m.parallel_launch_s = 1e-6;
@@ -96,6 +99,21 @@ TEST(Machine, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(r.vector.int8, 4e10);
   std::filesystem::remove(path);
   EXPECT_THROW(mh::load_machine(path), std::runtime_error);
+}
+
+// Column walks over a buffer between the two calibrated sizes run at a rate between theirs
+// (log-interpolated); beyond them, at the nearer one's.
+TEST(Machine, ColumnWalkRateFollowsTheBufferSize) {
+  mh::MachineDescription m;
+  m.cores = 2;
+  m.column_walk = {2e8, 1e8};
+  m.column_walk_near = {8e8, 4e8};
+  m.column_walk_bytes = 16 << 20;
+  m.column_walk_near_bytes = 1 << 20;
+  EXPECT_DOUBLE_EQ(mh::column_walk_rate(m, 512 << 10, 2), 8e8);
+  EXPECT_DOUBLE_EQ(mh::column_walk_rate(m, 64 << 20, 2), 2e8);
+  EXPECT_NEAR(mh::column_walk_rate(m, 4 << 20, 2), 4e8, 1);  // halfway in log(size)
+  EXPECT_NEAR(mh::column_walk_rate(m, 4 << 20, 1), 2e8, 1);
 }
 
 TEST(Machine, CalibrationIsSane) {

@@ -60,7 +60,9 @@ double walked(bool down_columns) {
     return std::map<std::string, mh::LineFootprint>{{"in", mh::line_footprint({len[0] + 2, len[1] + 2}, image, 4, 64)},
                                                     {"out", mh::line_footprint(len, image, 4, 64)}};
   };
-  return mh::column_walk_lines(nest, 2, boxes, l2(), 8192);
+  double lines = 0;
+  for (const auto& [buffer, n] : mh::column_walk_lines(nest, 2, boxes, l2(), 8192)) lines += n;
+  return lines;
 }
 
 TEST(Traversal, ColumnWalksRefetchInShortRunsRowWalksDoNot) {
@@ -87,6 +89,9 @@ TEST(Traversal, ModelChargesHarrisColumnWalk) {
   m.bandwidth = {{"L1", 1 << 16, 3e11, 1.5e11}, {"L2", 1 << 20, 1.8e11, 9e10},
                  {"L3", 1 << 24, 9e10, 5e10}, {"DRAM", 1 << 27, 3.5e10, 2e10}};
   m.column_walk = {2e8, 1e8};
+  m.column_walk_near = m.column_walk;
+  m.column_walk_bytes = 16 << 20;
+  m.column_walk_near_bytes = 2 << 20;
   auto view = [&](int64_t y_tile) {
     mh::ScheduleView v = mh::testing::root_view(kd, {false, true, true});
     for (mh::FuncView& f : v.funcs)

@@ -52,8 +52,11 @@ int main(int argc, char** argv) {
         std::printf("read %-4s (%8lld KiB): %7.2f GB/s all cores, %7.2f GB/s one core\n", b.level.c_str(),
                     (long long)(b.bytes >> 10), b.all_cores * 1e-9, b.one_core * 1e-9);
       std::printf("DRAM copy (read + write): %.2f GB/s\n", m.copy_bandwidth_dram * 1e-9);
-      std::printf("column walk (L3, no prefetch): %.0f Mlines/s all cores, %.0f Mlines/s one core\n",
-                  m.column_walk.all_cores * 1e-6, m.column_walk.one_core * 1e-6);
+      std::printf("column walk (L3, no prefetch) over %lld MiB: %.0f Mlines/s all cores, %.0f Mlines/s one core\n",
+                  (long long)(m.column_walk_bytes >> 20), m.column_walk.all_cores * 1e-6, m.column_walk.one_core * 1e-6);
+      std::printf("column walk over %lld KiB: %.0f Mlines/s all cores, %.0f Mlines/s one core\n",
+                  (long long)(m.column_walk_near_bytes >> 10), m.column_walk_near.all_cores * 1e-6,
+                  m.column_walk_near.one_core * 1e-6);
       std::printf("parallel loop launch %.2f us, per task %.3f us; allocation %.3f us\n",
                   m.parallel_launch_s * 1e6, m.parallel_task_s * 1e6, m.allocation_s * 1e6);
       std::printf("calibration took %.1f s\n", m.calibration_seconds);
