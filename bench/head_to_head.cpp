@@ -277,6 +277,21 @@ std::string child_failure(const candor::scheduler::ChildResult& c) {
   return fmt::format("exit status {} without a result", c.exit_status);
 }
 
+// The cells run this program and candor as children: rebuilding either under a running
+// comparison deletes the file, and every later cell would fail with exit status 127.
+void require_unchanged_executables(const std::string& candor) {
+  const std::string self = self_exe();
+  const std::string deleted = " (deleted)";
+  auto gone = [&](const std::string& p) {
+    return (p.size() > deleted.size() && p.compare(p.size() - deleted.size(), deleted.size(), deleted) == 0) ||
+           !fs::exists(p);
+  };
+  if (gone(self) || gone(candor))
+    throw std::runtime_error("'" + (gone(self) ? self : candor) +
+                             "' was replaced or removed while this comparison ran (rebuilt?); the cells done so far "
+                             "are kept: run the same command again to go on");
+}
+
 class Driver {
  public:
   Driver(const Options& o, const fs::path& out_dir) : o_(o), out_(out_dir), journal_(out_dir) {
@@ -286,6 +301,7 @@ class Driver {
   // Runs `head_to_head --one` in a child process.
   json measure_child(const std::string& app, const std::string& scheduler, const std::string& schedule_file,
                      double timeout) {
+    require_unchanged_executables(candor_);
     std::vector<std::string> argv = {self_exe(), "--one", app, "--scheduler", scheduler,
                                      "--runs", std::to_string(o_.runs), "--warmup", std::to_string(o_.warmup)};
     if (!schedule_file.empty()) argv.insert(argv.end(), {"--schedule-file", schedule_file});
@@ -300,6 +316,7 @@ class Driver {
 
   // `candor search` in a child process, then its schedule measured by our own child.
   json candor_cell(const std::string& app, bool tuned) {
+    require_unchanged_executables(candor_);
     std::vector<std::string> argv = {candor_, "search", app, "--json", "--budget", o_.budget};
     double timeout = budget_seconds() + 300;
     if (tuned) {
