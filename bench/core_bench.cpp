@@ -18,17 +18,14 @@
 
 #include "basic_block_space.h"
 #include "engines.h"
+#include "statistics.h"
 
 namespace {
 
 using candor::BasicBlockSpace;
 using candor::Candidate;
+using candor::median;
 namespace models = candor::models;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 models::BasicBlock block_of(int size, uint64_t seed, double edges) {
   models::RandomBlockOptions o;

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <thread>
 
+#include "runtime/statistics.h"
+
 #include "directives.h"
 #include "validate.h"
 
@@ -224,12 +226,7 @@ EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, 
     r.error = halide_message(e);
     return r;
   }
-  if (!r.run_ms.empty()) {
-    std::vector<double> sorted = r.run_ms;
-    std::sort(sorted.begin(), sorted.end());
-    const size_t n = sorted.size();
-    r.median_ms = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-  }
+  r.median_ms = median(r.run_ms);
   r.ok = true;
   return r;
 }

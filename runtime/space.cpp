@@ -77,6 +77,18 @@ std::string Space::value_name(int var, int value) const {
   return std::to_string(layout.ints[value]);
 }
 
+int Space::var_named(const std::string& name) const {
+  for (int v = 0; v < num_vars(); ++v)
+    if (var_name(v) == name) return v;
+  return -1;
+}
+
+int Space::value_named(const Candidate& c, int var, const std::string& name) const {
+  for (int value : values(c, var))
+    if (value_name(var, value) == name) return value;
+  return -1;
+}
+
 int64_t Space::value_int(int var, int value) const {
   const VarLayout& layout = vars_[var];
   return layout.is_enum ? value : layout.ints[value];

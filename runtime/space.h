@@ -42,6 +42,10 @@ class Space {
   int64_t value_int(int var, int value) const;
   bool is_enum_var(int var) const { return vars_[var].is_enum; }
   std::string counter_name(int counter) const;
+  // By those names: the variable named `name`, or -1; the value named `name` among those `c`
+  // still allows for `var`, or -1.
+  int var_named(const std::string& name) const;
+  int value_named(const Candidate& c, int var, const std::string& name) const;
 
   // --- candidates -----------------------------------------------------------------------
   // The root candidate: every universe allowed, then every constraint posted and propagated.

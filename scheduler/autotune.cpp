@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "child_process.h"
+#include "runtime/statistics.h"
 
 namespace candor::scheduler {
 namespace {
@@ -127,11 +128,6 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
       for (size_t i : ranked)
         if (fits(longest)) run(i, r);
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   for (size_t i : ranked) {
     const double m = median(runtimes[i]);
     if (out.chosen < 0 || m < out.runtime_ms) {

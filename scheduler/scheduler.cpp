@@ -18,20 +18,12 @@ ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
   std::optional<Candidate> root = space.root();
   if (!root) throw std::runtime_error("the Halide CPU space has no schedule for this pipeline");
   for (const auto& [choice, value] : request.pins) {
-    int var = -1;
-    for (int v = 0; v < space.num_vars() && var < 0; ++v)
-      if (space.var_name(v) == choice) var = v;
+    const int var = space.var_named(choice);
     if (var < 0) throw std::invalid_argument("pin: the space has no choice '" + choice + "'");
     std::string allowed;
-    bool fixed = false;
-    for (int x : space.values(*root, var)) {
-      if (space.value_name(var, x) == value) {
-        fixed = space.fix(*root, var, x);
-        break;
-      }
-      allowed += (allowed.empty() ? "" : ", ") + space.value_name(var, x);
-    }
-    if (!fixed)
+    for (int x : space.values(*root, var)) allowed += (allowed.empty() ? "" : ", ") + space.value_name(var, x);
+    const int x = space.value_named(*root, var, value);
+    if (x < 0 || !space.fix(*root, var, x))
       throw std::invalid_argument("pin: " + choice + "=" + value + " is not allowed (with the earlier pins) here; " +
                                   "allowed: " + allowed);
   }

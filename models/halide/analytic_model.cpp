@@ -809,17 +809,11 @@ class Evaluator {
       double total_bytes = 0;
       if (e->producer_is_input) {
         const hb::InputInfo* in = kd_.find_input(e->producer);
-        const int b = in ? in->type.bytes() : 4;
-        bytes *= b;
-        total_bytes = bytes;
-        if (in) {
-          total_bytes = b;
-          for (const hb::Range& r : in->shape()) total_bytes *= double(r.extent());
-        }
+        bytes *= in ? in->type.bytes() : 4;
+        total_bytes = in ? root_buffer_bytes(e->producer) : bytes;
       } else if (p >= 0) {
         bytes *= kd_.funcs[p].bytes_per_point;
-        total_bytes = state_[p].where == Where::Root ? kd_.funcs[p].points() * double(kd_.funcs[p].bytes_per_point)
-                                                     : state_[p].buffer_bytes * m_.cores;
+        total_bytes = state_[p].where == Where::Root ? root_buffer_bytes(e->producer) : state_[p].buffer_bytes * m_.cores;
       }
       c.footprint_bytes += bytes;
       const Bandwidth& level = m_.level_for(total_bytes);

@@ -16,6 +16,7 @@
 #include <Halide.h>
 
 #include "machine.h"
+#include "runtime/statistics.h"
 
 namespace candor::models::halide {
 
@@ -28,12 +29,6 @@ double seconds_of(const std::function<void()>& f) {
   const auto t0 = Clock::now();
   f();
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // Median time of `repeats` runs after one untimed warm-up.

@@ -263,12 +263,8 @@ TEST(LowerBound, SerialRaisesTheBound) {
 
 // Fixes the choice named `var` of the Halide CPU space to the value named `value`.
 bool pin(const candor::HalideCpuSpace& space, candor::Candidate& c, const std::string& var, const std::string& value) {
-  for (int v = 0; v < space.num_vars(); ++v) {
-    if (space.var_name(v) != var) continue;
-    for (int x : space.values(c, v))
-      if (space.value_name(v, x) == value) return space.fix(c, v, x);
-  }
-  return false;
+  const int v = space.var_named(var), x = v < 0 ? -1 : space.value_named(c, v, value);
+  return x >= 0 && space.fix(c, v, x);
 }
 
 // A sliding window restarts on every iteration of a loop between its storage and the loop it

@@ -172,12 +172,8 @@ TEST(HalideCpuSpace, ALoopTiledWholePassesParallelismInwards) {
   std::optional<Candidate> root = space.root();
   ASSERT_TRUE(root);
   auto fix = [&](const std::string& var, const std::string& value) {
-    for (int v = 0; v < space.num_vars(); ++v) {
-      if (space.var_name(v) != var) continue;
-      for (int x : space.values(*root, v))
-        if (space.value_name(v, x) == value) return space.fix(*root, v, x);
-    }
-    return false;
+    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_named(*root, v, value);
+    return x >= 0 && space.fix(*root, v, x);
   };
   ASSERT_TRUE(fix("parallel(unsharp_mask)", "YES"));
   ASSERT_TRUE(fix("tile(unsharp_mask.c)", "3"));

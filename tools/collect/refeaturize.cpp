@@ -43,10 +43,7 @@ std::optional<Candidate> replay(const PipelineSpace& ps, const nlohmann::json& d
   for (const auto& d : decisions) {
     auto var = ps.var_index.find(d.at(0).get<std::string>());
     if (var == ps.var_index.end()) return std::nullopt;
-    const std::string value_name = d.at(1).get<std::string>();
-    int value = -1;
-    for (int v : space.values(*c, var->second))
-      if (space.value_name(var->second, v) == value_name) value = v;
+    const int value = space.value_named(*c, var->second, d.at(1).get<std::string>());
     if (value < 0 || !space.fix(*c, var->second, value)) return std::nullopt;
   }
   if (space.first_open_var(*c) >= 0) return std::nullopt;
