@@ -395,10 +395,15 @@ void Backend::emit_clause(Emitter& e, const Clause& clause, int index) {
           bound[v] = true;
         }
       }
-      emit_watch_guard(e, lit);
+      // The literal can be tested before the loops only when the changed choice binds every
+      // variable it reads (`host(f) == index(h)` also reads h, bound by the loops).
+      bool self_contained = true;
+      for (int v : literal_vars(lit)) self_contained = self_contained && bound[v];
+      if (self_contained) emit_watch_guard(e, lit);
       std::vector<Check> checks = membership_checks(clause.vars, bound);
       checks.insert(checks.end(), static_checks.begin(), static_checks.end());
-      const bool guarded = lit.kind == Literal::Kind::ChoiceValues || lit.kind == Literal::Kind::ChoiceCompare;
+      const bool guarded = self_contained && (lit.kind == Literal::Kind::ChoiceValues ||
+                                              lit.kind == Literal::Kind::ChoiceCompare);
       std::string watch_body = fmt::format("propagate_clause_{}(ctx, x, {}); if (ctx.failed()) return;",
                                            index, guarded ? l : -1);
       emit_loops(e, clause.vars, bound, checks, watch_body, "return;");

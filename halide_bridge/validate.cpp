@@ -126,13 +126,22 @@ class Checker {
       problem("Func '" + f.name + "' is computed at a loop of '" + c.func + "', which is inlined");
       return;
     }
-    auto uses = use_stages(f.name);
-    if (uses.size() != 1 || *uses.begin() != std::make_pair(c.func, c.stage)) {
+    // Every stage reading it runs inside the compute loop: the stage it is computed in, or
+    // a Func computed in that stage at the same loop or one further in.
+    const auto uses = use_stages(f.name);
+    const auto host_loops = loops_of(s_, kd_, c.func, c.stage);
+    auto inside = [&](const std::pair<std::string, int>& use) {
+      if (use == std::make_pair(c.func, c.stage)) return true;
+      const Location u = compute_of(s_, kd_.func(use.first));
+      return u.kind == Location::Kind::At && u.func == c.func && u.stage == c.stage &&
+             loop_index(host_loops, u.var) <= loop_index(host_loops, c.var);
+    };
+    if (uses.empty() || !std::all_of(uses.begin(), uses.end(), inside)) {
       std::string readers;
       for (const auto& [fn, sidx] : uses) readers += (readers.empty() ? "" : ", ") + stage_label(fn, sidx);
       problem("Func '" + f.name + "' is computed inside " + stage_label(c.func, c.stage) +
               ", but it is read by " + (readers.empty() ? std::string("no stage") : readers) +
-              " (compute_at needs exactly one reading stage)");
+              " (every reading stage must be that one or computed inside it, at the same loop or further in)");
       return;
     }
     if (const std::string l = sliding_over_same_dimension(f, c, st); !l.empty())

@@ -21,8 +21,8 @@ ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
     const int var = space.var_named(choice);
     if (var < 0) throw std::invalid_argument("pin: the space has no choice '" + choice + "'");
     std::string allowed;
-    for (int x : space.values(*root, var)) allowed += (allowed.empty() ? "" : ", ") + space.value_name(var, x);
-    const int x = space.value_named(*root, var, value);
+    for (int x : space.values(*root, var)) allowed += (allowed.empty() ? "" : ", ") + space.value_label(var, x);
+    const int x = space.value_labelled(*root, var, value);
     if (x < 0 || !space.fix(*root, var, x))
       throw std::invalid_argument("pin: " + choice + "=" + value + " is not allowed (with the earlier pins) here; " +
                                   "allowed: " + allowed);

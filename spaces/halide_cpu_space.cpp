@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
 
 namespace candor {
 
@@ -14,7 +18,8 @@ struct HalideCpuSpace::Layout {
   std::vector<StageRef> stages;
   std::vector<LoopRef> loops;
   std::vector<std::vector<int>> func_stages;
-  std::vector<int> consumer_of;
+  std::vector<std::vector<int>> hosts;  // func -> the Funcs it may be computed in, nearest first
+  std::map<std::pair<int, int>, std::vector<int>> host_loops;  // (func, host) -> HostLoops by dimension
 };
 
 namespace {
@@ -45,8 +50,62 @@ models::halide::Allowed allowed(const Space& space, const Candidate& c, int var)
 
 }  // namespace
 
-// maps_to(p, c) from the access Jacobians: producer dimension d read by the consumer's pure
-// stage with a single non-zero coefficient |a| <= 1, on consumer loop c.
+namespace {
+
+// Along which loop of host h's pure stage each dimension of Func f is read, through every
+// path of reads from f to h, each step a single non-zero coefficient |a| <= 1 (-1: not
+// so). `reach[a][b]`: a path of reads leads from a to b.
+class HostLoops {
+ public:
+  HostLoops(const hb::KernelDescription& kd, const std::vector<std::vector<char>>& reach) : kd_(kd), reach_(reach) {}
+
+  int operator()(int f, int d, int h) {
+    const auto key = std::make_tuple(f, d, h);
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    int found = -2;
+    for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
+      const hb::FuncInfo* consumer = kd_.find_func(e->consumer);
+      const int k = consumer ? static_cast<int>(consumer - kd_.funcs.data()) : -1;
+      if (k == f || (k != h && !(k >= 0 && reach_[f][k] && reach_[k][h]))) continue;
+      const int here = step(*e, *consumer, d, k, h);
+      if (here < 0 || (found >= 0 && found != here)) {
+        found = -1;
+        break;
+      }
+      found = here;
+    }
+    return memo_[key] = found < 0 ? -1 : found;
+  }
+
+ private:
+  // Where edge e (f into consumer k) takes f's dimension d: a loop of h, or -1.
+  int step(const hb::Edge& e, const hb::FuncInfo& consumer, int d, int k, int h) {
+    if (d >= static_cast<int>(e.footprint.size())) return -1;
+    const hb::AccessDim& access = e.footprint[d];
+    int along = -1, nonzero = 0;
+    for (size_t j = 0; j < access.coeffs.size(); ++j) {
+      if (access.coeffs[j].num == 0) continue;
+      ++nonzero;
+      along = static_cast<int>(j);
+    }
+    if (!access.affine || nonzero != 1 || std::abs(access.coeffs[along].value()) > 1) return -1;
+    const hb::StageInfo* stage = nullptr;
+    for (const hb::StageInfo& st : consumer.stages)
+      if (st.index == e.consumer_stage) stage = &st;
+    if (!stage || along >= static_cast<int>(stage->loops.size())) return -1;
+    if (k == h) return e.consumer_stage == 0 ? along : -1;
+    const hb::LoopInfo& loop = stage->loops[along];
+    return loop.is_rvar || loop.arg_index < 0 ? -1 : (*this)(k, loop.arg_index, h);
+  }
+
+  const hb::KernelDescription& kd_;
+  const std::vector<std::vector<char>>& reach_;
+  std::map<std::tuple<int, int, int>, int> memo_;
+};
+
+}  // namespace
+
+// maps_to(p, c): producer loop p runs over the dimension its host reads along loop c.
 void HalideCpuSpace::add_loop_maps(const hb::KernelDescription& kd, Layout& out) {
   auto loop_object = [&](int func, int stage, const std::string& var) {
     for (size_t lo = 0; lo < out.loops.size(); ++lo) {
@@ -58,29 +117,84 @@ void HalideCpuSpace::add_loop_maps(const hb::KernelDescription& kd, Layout& out)
     }
     return -1;
   };
-  for (int f = 0; f < static_cast<int>(kd.funcs.size()); ++f) {
-    const int c = out.consumer_of[f];
-    if (c < 0) continue;
+  for (const auto& [fh, dims] : out.host_loops) {
+    const auto [f, h] = fh;
     const hb::FuncInfo& producer = kd.funcs[f];
-    const hb::StageInfo& consumer_stage = kd.funcs[c].stages[0];
-    for (const hb::Edge* e : kd.edges_from(producer.name)) {
-      for (size_t d = 0; d < e->footprint.size() && d < producer.args.size(); ++d) {
-        const hb::AccessDim& access = e->footprint[d];
-        int along = -1, nonzero = 0;
-        for (size_t j = 0; j < access.coeffs.size(); ++j) {
-          if (access.coeffs[j].num == 0) continue;
-          ++nonzero;
-          along = static_cast<int>(j);
-        }
-        if (!access.affine || nonzero != 1 || std::abs(access.coeffs[along].value()) > 1) continue;
-        const int lc = loop_object(c, 0, consumer_stage.loops[along].var);
-        for (int s = 0; s < static_cast<int>(producer.stages.size()); ++s) {
-          const int lp = loop_object(f, s, producer.args[d]);
-          if (lp >= 0 && lc >= 0) out.input.maps_to.push_back({lp, lc});
-        }
+    for (size_t d = 0; d < dims.size(); ++d) {
+      if (dims[d] < 0) continue;
+      const int lc = loop_object(h, 0, kd.funcs[h].stages[0].loops[dims[d]].var);
+      for (int s = 0; s < static_cast<int>(producer.stages.size()); ++s) {
+        const int lp = loop_object(f, s, producer.args[d]);
+        if (lp >= 0 && lc >= 0) out.input.maps_to.push_back({lp, lc});
       }
     }
   }
+}
+
+// Which Funcs each Func reaches through its readers, and the hosts it may be computed in:
+// its post-dominators (every path to an output passes through them; the kernel description
+// lists producers first) with a pure stage that has loops and reads it (directly or through
+// the Funcs between) only there. Beyond a single consumer, a host must read every dimension
+// of it along one of its loops (HostLoops): then what it needs per tile is that tile plus
+// halos, never the whole Func again per tile (through a histogram, a gather, a reduction).
+HalideCpuSpace::Reach HalideCpuSpace::add_hosts(const hb::KernelDescription& kd, Layout& out) {
+  const int n = static_cast<int>(kd.funcs.size());
+  Reach reach(n, std::vector<char>(n, 0));
+  std::vector<std::set<int>> post_dominators(n);
+  out.hosts.assign(n, {});
+  HostLoops host_loops(kd, reach);
+  for (int f = n - 1; f >= 0; --f) {
+    const hb::FuncInfo& func = kd.funcs[f];
+    std::set<int> readers;
+    bool ordered = true;
+    for (const hb::Edge* e : kd.edges_from(func.name)) {
+      const hb::FuncInfo* c = kd.find_func(e->consumer);
+      const int k = c ? static_cast<int>(c - kd.funcs.data()) : -1;
+      if (k == f) continue;
+      if (k < f) ordered = false;
+      if (k >= 0) readers.insert(k);
+    }
+    for (int k : readers) {
+      if (k < f) continue;
+      reach[f][k] = 1;
+      for (int g = 0; g < n; ++g) reach[f][g] |= reach[k][g];
+    }
+    if (func.is_output || func.is_input_alias || readers.empty() || !ordered) continue;
+    bool first = true;
+    for (int k : readers) {
+      std::set<int> through = post_dominators[k];
+      through.insert(k);
+      if (first) {
+        post_dominators[f] = through;
+        first = false;
+      } else {
+        std::set<int> both;
+        for (int g : post_dominators[f])
+          if (through.count(g)) both.insert(g);
+        post_dominators[f] = both;
+      }
+    }
+    for (int h : post_dominators[f]) {  // ascending: nearest first
+      const hb::FuncInfo& host = kd.funcs[h];
+      bool pure_reads_only = !host.stages.empty() && !host.stages[0].loops.empty();
+      for (int g = f; g < h; ++g) {  // f and the Funcs between, which may be inlined into h
+        if (g != f && !(reach[f][g] && reach[g][h])) continue;
+        for (const hb::Edge* e : kd.edges_from(kd.funcs[g].name))
+          if (e->consumer == host.name) pure_reads_only &= e->consumer_stage == 0;
+      }
+      if (!pure_reads_only) continue;
+      std::vector<int> dims;
+      bool mapped = true;
+      for (size_t d = 0; d < func.args.size(); ++d) {
+        dims.push_back(host_loops(f, static_cast<int>(d), h));
+        mapped &= dims.back() >= 0;
+      }
+      if (!mapped && !(readers.size() == 1 && *readers.begin() == h)) continue;
+      out.hosts[f].push_back(h);
+      out.host_loops[{f, h}] = dims;
+    }
+  }
+  return reach;
 }
 
 std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::KernelDescription& kd) {
@@ -91,7 +205,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
   in.func_count = nfuncs;
   in.stages.assign(nfuncs, {});
   out.func_stages.assign(nfuncs, {});
-  out.consumer_of.assign(nfuncs, -1);
+  const Reach reach = add_hosts(kd, out);
   auto func_index = [&](const std::string& name) {
     for (int i = 0; i < nfuncs; ++i)
       if (kd.funcs[i].name == name) return i;
@@ -104,17 +218,19 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
     if (func.can_inline) in.inlinable.push_back({f});
     if (func.is_input_alias) in.input_alias.push_back({f});
     if (func.stages.size() > 1) in.has_updates.push_back({f});
-    // Attachable: one consumer Func, reading f only from its pure definition.
-    if (!func.is_output && func.consumers.size() == 1) {
-      int c = func_index(func.consumers[0]);
-      bool pure_reads_only = c >= 0;
-      for (const hb::Edge* e : kd.edges_from(func.name)) pure_reads_only &= e->consumer_stage == 0;
-      if (pure_reads_only && !kd.funcs[c].stages.empty() && !kd.funcs[c].stages[0].loops.empty()) {
-        out.consumer_of[f] = c;
-        in.consumer.push_back({f, c});
-        in.attachable.push_back({f});
-      }
+    // A single consumer Func, reading f only from its pure definition (then its nearest host).
+    const std::vector<int>& hosts = out.hosts[f];
+    if (func.consumers.size() == 1 && !hosts.empty() && hosts.front() == func_index(func.consumers[0])) {
+      in.consumer.push_back({f, hosts.front()});
+      in.single_consumer.push_back({f});
     }
+    if (!hosts.empty()) in.attachable.push_back({f});
+    in.hosts[{f}] = {0};
+    for (int h : hosts) in.hosts[{f}].push_back(h + 1);
+    in.func_index[{f}] = f + 1;
+    for (int h : hosts)
+      for (int g = f + 1; g < h; ++g)
+        if (reach[f][g] && reach[g][h]) in.between.push_back({f, g, h});
     for (int s = 0; s < static_cast<int>(func.stages.size()); ++s) {
       const hb::StageInfo& stage = func.stages[s];
       const int so = static_cast<int>(out.stages.size());
@@ -138,6 +254,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
         out.loops.push_back({so, l});
         in.loops.back().push_back(lo);
         in.loop_names.push_back(in.stage_names.back() + "." + loops[l].var);
+        in.owner_index[{lo}] = f + 1;
         if (!pure.empty() && l == pure[0]) in.innermost.push_back({lo});
         if (pure.size() > 1 && l == pure[1]) in.second.push_back({lo});
         if (loops[l].is_pure) in.pure.push_back({lo});
@@ -160,8 +277,7 @@ HalideCpuSpace::HalideCpuSpace(hb::KernelDescription kernel, std::unique_ptr<Lay
       kernel_(std::move(kernel)),
       stage_refs_(std::move(layout->stages)),
       loop_refs_(std::move(layout->loops)),
-      func_stage_objects_(std::move(layout->func_stages)),
-      consumer_of_(std::move(layout->consumer_of)) {
+      func_stage_objects_(std::move(layout->func_stages)) {
   stage_loop_objects_.assign(stage_refs_.size(), {});
   for (int lo = 0; lo < static_cast<int>(loop_refs_.size()); ++lo) {
     stage_loop_objects_[loop_refs_[lo].stage_object].push_back(lo);
@@ -169,6 +285,7 @@ HalideCpuSpace::HalideCpuSpace(hb::KernelDescription kernel, std::unique_ptr<Lay
   // Outputs first, back to the inputs; within a stage, outer loops first.
   for (int f = static_cast<int>(kernel_.funcs.size()) - 1; f >= 0; --f) {
     decision_order_.push_back(location_ref(f).var);
+    decision_order_.push_back(host_ref(f).var);
     decision_order_.push_back(sliding_ref(f).var);
     for (int so : func_stage_objects_[f]) {
       decision_order_.push_back(parallel_ref(so).var);
@@ -181,6 +298,19 @@ HalideCpuSpace::HalideCpuSpace(hb::KernelDescription kernel, std::unique_ptr<Lay
       }
     }
   }
+}
+
+std::string HalideCpuSpace::value_label(int var, int value) const {
+  const std::string name = var_name(var);
+  if (name.rfind("host(", 0) != 0) return value_name(var, value);
+  const int64_t h = value_int(var, value) - 1;  // func_index: 1 + position
+  return h < 0 ? "none" : kernel_.funcs[h].name;
+}
+
+int HalideCpuSpace::value_labelled(const Candidate& c, int var, const std::string& label) const {
+  for (int value : values(c, var))
+    if (value_label(var, value) == label) return value;
+  return -1;
 }
 
 int64_t HalideCpuSpace::tile_value(const Candidate& c, int loop_object, bool subtile) const {
@@ -196,7 +326,10 @@ models::halide::ScheduleView HalideCpuSpace::view(const Candidate& c) const {
     fv.name = info.name;
     fv.where = allowed(*this, c, location_ref(f).var);
     fv.sliding = allowed(*this, c, sliding_ref(f).var);
-    if (consumer_of_[f] >= 0) fv.consumer = kernel_.funcs[consumer_of_[f]].name;
+    for (int v : values(c, host_ref(f).var)) {
+      const int64_t h = value_int(host_ref(f).var, v) - 1;  // func_index: 1 + position
+      if (h >= 0) fv.hosts.push_back(kernel_.funcs[h].name);
+    }
     for (int so : func_stage_objects_[f]) {
       const hb::StageInfo& stage = info.stages[stage_refs_[so].stage];
       models::halide::StageView sv;
@@ -349,9 +482,9 @@ hb::Schedule HalideCpuSpace::to_schedule(const Candidate& c) const {
     if (where == gen::Where::ROOT) {
       fs.compute = hb::Location::root();
     } else {
-      // Inside the consumer's pure stage: per tile of its outer band, or of its middle band
+      // Inside the host's pure stage: per tile of its outer band, or of its middle band
       // (the outer band when it has no middle loops).
-      const int consumer = consumer_of_[f];
+      const int consumer = static_cast<int>(value_int(host_ref(f).var, first_value(c, host_ref(f).var))) - 1;
       Bands cb = bands(c, func_stage_objects_[consumer][0]);
       const std::string tile_level = cb.outer.front();
       const std::string subtile_level = cb.middle.empty() ? tile_level : cb.middle.front();

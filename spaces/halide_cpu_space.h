@@ -25,6 +25,12 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   // The schedule of a complete candidate.
   halide_bridge::Schedule to_schedule(const Candidate& c) const;
 
+  // A value of a choice as people name it: host choices by the host Func's name ("none":
+  // computed in no other Func's loops), every other choice by its value name. And back:
+  // the value `label` names among those `c` still allows for `var`, or -1.
+  std::string value_label(int var, int value) const;
+  int value_labelled(const Candidate& c, int var, const std::string& label) const;
+
   // The variables in the order a search should decide them: Funcs from the outputs back to
   // the inputs (as Adams et al. do: a producer's options depend on its consumer's tiling),
   // each Func's location first, then its stages' annotations and tilings, outer loops first.
@@ -33,6 +39,8 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
  private:
   struct Layout;
   static std::unique_ptr<Layout> layout_of(const halide_bridge::KernelDescription& kernel);
+  using Reach = std::vector<std::vector<char>>;  // reach[f][g]: a path of reads leads from f to g
+  static Reach add_hosts(const halide_bridge::KernelDescription& kernel, Layout& layout);
   static void add_loop_maps(const halide_bridge::KernelDescription& kernel, Layout& layout);
   HalideCpuSpace(halide_bridge::KernelDescription kernel, std::unique_ptr<Layout> layout);
 
@@ -61,7 +69,6 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   std::vector<LoopRef> loop_refs_;
   std::vector<std::vector<int>> func_stage_objects_;  // func -> stage objects
   std::vector<std::vector<int>> stage_loop_objects_;  // stage object -> loop objects
-  std::vector<int> consumer_of_;                      // func -> attach target or -1
   std::vector<int> decision_order_;
 };
 

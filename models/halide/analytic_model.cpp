@@ -75,7 +75,8 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
 // (inside the RDom loops) is one vector of the vector loop times the unrolled loop and nothing
 // else, so LLVM keeps the tile in registers, loading and storing it once per reduction.
 // 0 when the inner band is not such a tile.
-double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, const std::vector<double>& ext, int vw) {
+double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, const std::vector<double>& ext, int vw,
+                             const AnalyticModelOptions& o) {
   bool reduction = false;
   for (const hb::LoopInfo& l : st.loops) reduction |= !l.is_pure;
   if (!reduction || !c.vectorize || c.vector_loop < 0) return 0;
@@ -84,7 +85,10 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
     if (!st.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;  // not in the inner band
     const double len = std::min(ext[i], double(std::min(c.tile[i], c.subtile[i])));
     if (int(i) == c.vector_loop) {
-      if (len > vw) return 0;  // a loop of vectors inside the reduction
+      // A few vectors along the vector loop are a constant-trip loop LLVM unrolls; more
+      // are a loop of vectors inside the reduction.
+      if (len > o.vector_loop_unrolled * vw) return 0;
+      vectors *= std::ceil(len / vw);
     } else if (int(i) == c.unroll_loop && c.unroll) {
       vectors *= len;
     } else if (len > 1) {
@@ -164,6 +168,7 @@ class Evaluator {
   std::map<std::string, const FuncView*> fv_;
   std::map<std::string, int> index_;
   std::vector<FuncState> state_;
+  mutable std::vector<std::vector<char>> reach_;  // reaches(), filled on first use
 
   const FuncView* view_of(const std::string& name) const {
     auto it = fv_.find(name);
@@ -182,17 +187,27 @@ class Evaluator {
     return access_footprint(e, len);
   }
 
-  // Per-production loop extents of the stages of Func `p` when it covers the footprint of
-  // its consumers' loops of extents `len` (only edges into consumer stage `cs` of `c`).
-  std::vector<std::vector<double>> extents_from(int p, int c, const std::vector<std::vector<double>>& c_len) const {
+  // Per-production loop extents of the stages of Func `p` computed per tile of its host
+  // `h`, whose stages' loops cover `h_len` (by stage index): the union of what every reader
+  // of p needs, the Funcs between p and h (inlined, or computed in the same tile) needing in
+  // turn what their readers need.
+  std::vector<std::vector<double>> extents_under(int p, int h, const std::vector<std::vector<double>>& h_len) const {
+    std::map<int, std::vector<std::vector<double>>> len;  // by Func
+    len[h] = h_len;
+    for (int g = h - 1; g > p; --g)
+      if (reaches(p, g) && reaches(g, h)) len[g] = extents_needed(g, len);
+    return extents_needed(p, len);
+  }
+
+  // Loop extents of Func p's stages covering what its readers in `len` read of it.
+  std::vector<std::vector<double>> extents_needed(int p, const std::map<int, std::vector<std::vector<double>>>& len) const {
     const hb::FuncInfo& pf = kd_.funcs[p];
     std::vector<double> arg_w(pf.args.size(), 0.0);
-    for (const hb::StageInfo& cst : kd_.funcs[c].stages) {
-      for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, cst.index)) {
-        if (e->producer != pf.name) continue;
-        const auto w = footprint(*e, c_len[cst.index]);
-        for (size_t d = 0; d < w.size() && d < arg_w.size(); ++d) arg_w[d] = std::max(arg_w[d], w[d]);
-      }
+    for (const hb::Edge* e : kd_.edges_from(pf.name)) {
+      const auto it = len.find(find(e->consumer));
+      if (it == len.end() || e->consumer_stage < 0 || e->consumer_stage >= int(it->second.size())) continue;
+      const auto w = footprint(*e, it->second[e->consumer_stage]);
+      for (size_t d = 0; d < w.size() && d < arg_w.size(); ++d) arg_w[d] = std::max(arg_w[d], w[d]);
     }
     std::vector<std::vector<double>> ext;
     for (const hb::StageInfo& st : pf.stages) {
@@ -206,6 +221,22 @@ class Evaluator {
       ext.push_back(e);
     }
     return ext;
+  }
+
+  // Whether a path of reads leads from Func a to Func b (producers come first).
+  bool reaches(int a, int b) const {
+    if (reach_.empty()) {
+      const int n = int(kd_.funcs.size());
+      reach_.assign(n, std::vector<char>(n, 0));
+      for (int f = n - 1; f >= 0; --f)
+        for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
+          const int k = find(e->consumer);
+          if (k <= f) continue;
+          reach_[f][k] = 1;
+          for (int g = 0; g < n; ++g) reach_[f][g] |= reach_[k][g];
+        }
+    }
+    return reach_[a][b] != 0;
   }
 
   std::vector<std::vector<double>> full_extents(int f) const {
@@ -379,8 +410,9 @@ class Evaluator {
 
   // ---- resolution ------------------------------------------------------------------------
 
-  // Places Func i at `w` given its (resolved) consumer; fills `s` (not yet the stage costs).
-  void place(int i, Where w, bool sliding, FuncState& s) const {
+  // Places Func i at `w` (in Func `host`'s loop nest at Tile and Subtile) given its
+  // resolved consumers; fills `s` (not yet the stage costs).
+  void place(int i, Where w, bool sliding, int host, FuncState& s) const {
     const hb::FuncInfo& f = kd_.funcs[i];
     const FuncView* fv = view_of(f.name);
     s = FuncState();
@@ -393,7 +425,7 @@ class Evaluator {
     }
     int c = -1;
     if (w == Where::Tile || w == Where::Subtile) {
-      c = fv ? find(fv->consumer) : -1;
+      c = host;
       if (c < 0 || state_[c].where == Where::Inline || !state_[c].resolved) w = s.where = Where::Root;
     }
     if (w == Where::Root) {
@@ -413,7 +445,7 @@ class Evaluator {
       }
       const double per = tiles(cs.choice[0], cs.extents[0], sub);
       s.productions = cs.productions * per;
-      s.extents = extents_from(i, c, c_len);
+      s.extents = extents_under(i, c, c_len);
       s.cores = cs.cores;
       s.core_efficiency = cs.core_efficiency;
       if (sliding) {
@@ -456,21 +488,34 @@ class Evaluator {
   void resolve(int i) {
     const hb::FuncInfo& f = kd_.funcs[i];
     const FuncView* fv = view_of(f.name);
-    std::vector<std::pair<Where, bool>> options;
+    struct Option {
+      Where where;
+      bool sliding;
+      int host;
+    };
+    std::vector<Option> options;
     for (Where w : {Where::Inline, Where::Root, Where::Tile, Where::Subtile}) {
       if (w == Where::Inline && !f.can_inline) continue;
       if (!allows_where(fv, w)) continue;
-      const bool at = w == Where::Tile || w == Where::Subtile;
-      if (at && (!fv || find(fv->consumer) < 0)) continue;
-      if (at && fv && may(fv->sliding, true) && fv->sliding.bits) options.emplace_back(w, true);
-      if (!at || !fv || may(fv->sliding, false) || fv->sliding.bits == 0) options.emplace_back(w, false);
+      if (w != Where::Tile && w != Where::Subtile) {
+        options.push_back({w, false, -1});
+        continue;
+      }
+      if (!fv) continue;
+      for (const std::string& name : fv->hosts) {
+        const int h = find(name);
+        if (h < 0) continue;
+        // Windows slide over the nearest host only (a single consumer's loops).
+        if (may(fv->sliding, true) && fv->sliding.bits && name == fv->hosts.front()) options.push_back({w, true, h});
+        if (may(fv->sliding, false) || fv->sliding.bits == 0) options.push_back({w, false, h});
+      }
     }
-    if (options.empty()) options.emplace_back(f.is_output || !f.can_inline ? Where::Root : Where::Inline, false);
+    if (options.empty()) options.push_back({f.is_output || !f.can_inline ? Where::Root : Where::Inline, false, -1});
     double best = std::numeric_limits<double>::infinity();
     FuncState best_state;
-    for (const auto& [w, sl] : options) {
+    for (const Option& o : options) {
       FuncState s;
-      place(i, w, sl, s);
+      place(i, o.where, o.sliding, o.host, s);
       state_[i] = s;
       const double cost = local_cost(i);
       if (cost < best) {
@@ -782,7 +827,7 @@ class Evaluator {
     const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
     // A register tile loads and stores its accumulators once per reduction, and a read that
     // does not move along the unrolled loop once per unrolled tile.
-    const double tile_vectors = register_tile_vectors(ch, st, ext, vw);
+    const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
     const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
     double reduction_trips = 1;
     for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
@@ -830,7 +875,8 @@ class Evaluator {
     });
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);
-    load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
+    c.l1_load_s = c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
+    load_s += c.l1_load_s;
     // Walks down columns of root buffers that lose their lines from L2 between passes.
     if (m_.column_walk.all_cores > 0 && !ext.empty()) {
       const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;
@@ -849,7 +895,8 @@ class Evaluator {
 
     // Overheads.
     if (s.where == Where::Root && ch.parallel) c.parallel_s = m_.parallel_launch_s + tasks * m_.parallel_task_s / cores;
-    if (s.where != Where::Root && stage == 0) c.allocation_s = s.realizations * m_.allocation_s / c.cores_used;
+    if (s.where != Where::Root && stage == 0 && s.buffer_bytes > o_.stack_allocation_bytes)
+      c.allocation_s = s.realizations * m_.allocation_s / c.cores_used;
     double inner_iters = c.points_computed;
     if (ch.vectorize) inner_iters /= vw;
     if (ch.unroll && ch.unroll_loop >= 0) {
@@ -870,7 +917,8 @@ class Evaluator {
     c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
-    c.total_s = std::max(c.compute_s, c.load_s + c.store_s) + c.parallel_s + c.allocation_s + c.loop_s;
+    c.total_s = std::max({c.compute_s, c.l1_load_s, c.load_s - c.l1_load_s + c.store_s}) + c.parallel_s +
+                c.allocation_s + c.loop_s;
     return c;
   }
 };

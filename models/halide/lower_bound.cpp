@@ -131,7 +131,7 @@ class Bounder {
   }
 
   // Most cores a stage of `func` can use: the best over the locations still allowed. At
-  // the root, its own parallel loop; inside its consumer, the consumer's cores (or its own
+  // the root, its own parallel loop; inside a host, the host's cores (or its own
   // parallel loop, when nested parallelism is allowed).
   double func_cores(const std::string& func, int stage, int depth) const {
     const hb::FuncInfo* f = kd_.find_func(func);
@@ -146,16 +146,18 @@ class Bounder {
     if (allows_where(fv, Where::Root) || allows_where(fv, Where::Inline)) best = std::max(best, own);
     const bool inside = allows_where(fv, Where::Tile) || allows_where(fv, Where::Subtile);
     if (inside) {
-      if (depth > 64 || !fv || fv->consumer.empty()) {
+      if (depth > 64 || !fv || fv->hosts.empty()) {
         best = m_.cores;
       } else {
         best = std::max(best, own);
-        const hb::FuncInfo* c = kd_.find_func(fv->consumer);
-        if (c)
-          for (const hb::StageInfo& cs : c->stages)
-            best = std::max(best, func_cores(c->name, cs.index, depth + 1));
-        else
-          best = m_.cores;
+        for (const std::string& host : fv->hosts) {
+          const hb::FuncInfo* c = kd_.find_func(host);
+          if (c)
+            for (const hb::StageInfo& cs : c->stages)
+              best = std::max(best, func_cores(c->name, cs.index, depth + 1));
+          else
+            best = m_.cores;
+        }
       }
     }
     return std::max(1.0, std::min<double>(best, m_.cores));

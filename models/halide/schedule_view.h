@@ -11,9 +11,9 @@
 
 namespace candor::models::halide {
 
-// Where a Func is computed: inlined into its consumers, at the root, or inside its single
-// consumer's loop nest, once per tile of the consumer's outer band (Tile) or once per tile
-// of its middle band (Subtile).
+// Where a Func is computed: inlined into its consumers, at the root, or inside the loop nest
+// of its host (a consumer, or a Func every path to the outputs passes through), once per
+// tile of the host's outer band (Tile) or once per tile of its middle band (Subtile).
 enum class Where { Inline = 0, Root = 1, Tile = 2, Subtile = 3 };
 
 // A set of allowed values of one choice: bit i set when value i is still allowed.
@@ -56,7 +56,9 @@ struct FuncView {
   std::string name;
   Allowed where;    // bits over Where (the space's `location` choice)
   Allowed sliding;  // Bool: storage one level coarser than compute (sliding window)
-  std::string consumer;  // the single consumer it may be computed inside ("" if none)
+  // The Funcs it may still be computed inside at Tile or Subtile (its hosts: consumers or
+  // Funcs all its consumers feed), nearest first.
+  std::vector<std::string> hosts;
   std::vector<StageView> stages;
 };
 

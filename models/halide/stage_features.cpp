@@ -175,13 +175,14 @@ std::vector<StageFeatures> featurize(const hb::KernelDescription& kd, const Sche
   }
   const auto fvs = index_view(view);
 
-  // A Func's counts depend on its own placement and, through the tiles it is computed
-  // in, on its consumers' placements: open when any of those is undecided.
+  // A Func's counts depend on its own placement (host included) and, through the tiles it
+  // is computed in, on its consumers' placements: open when any of those is undecided.
   auto own_open = [&](const hb::FuncInfo& f) {
     const auto it = fvs.find(f.name);
     const FuncView* fv = it == fvs.end() ? nullptr : it->second;
     const bool at = fv && (allows_where(fv, Where::Tile) || allows_where(fv, Where::Subtile));
-    return fv && (!fv->where.fixed() || (at && fv->sliding.bits != 0 && !fv->sliding.fixed()));
+    return fv && (!fv->where.fixed() || (at && fv->sliding.bits != 0 && !fv->sliding.fixed()) ||
+                  (at && fv->hosts.size() > 1));
   };
   std::map<std::string, bool> open;
   for (auto it = kd.funcs.rbegin(); it != kd.funcs.rend(); ++it) {

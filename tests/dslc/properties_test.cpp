@@ -131,6 +131,7 @@ TEST(GeneratedSpaceProperties, TilingIntegersParamsParameterisedSets) {
       }
       for (const auto& t : in.inner) {
         if (tile(t[0]) > tile(t[1])) return false;
+        if (tile(t[0]) == in.extent[{t[1]}] && kind(t[1]) != sp::Kind::SERIAL) return false;
       }
       for (const auto& loops : in.loops) {
         int parallel = 0;

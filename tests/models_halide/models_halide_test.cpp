@@ -295,6 +295,38 @@ TEST(AnalyticModel, ASlidingWindowRestartsPerIterationOfALoopThatDoesNotMoveIt) 
   EXPECT_LT(once, 1.5);
 }
 
+// gray, computed per 32-row strip of unsharp_mask's output (its host, through blur_y, blur_x,
+// sharpen and ratio), covers what all its readers need there: the strip plus the vertical
+// blur's 3-row halo on each side, so about 38/32 of its points.
+TEST(AnalyticModel, AFuncInsideItsHostCoversEveryReadersRegion) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  std::optional<candor::Candidate> c = space.root();
+  ASSERT_TRUE(c);
+  auto fix = [&](const std::string& var, const std::string& label) {
+    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_labelled(*c, v, label);
+    return x >= 0 && space.fix(*c, v, x);
+  };
+  ASSERT_TRUE(fix("host(gray)", "unsharp_mask") && fix("location(gray)", "TILE") && fix("location(blur_y)", "TILE") &&
+              fix("location(blur_x)", "INLINE") && fix("location(sharpen)", "INLINE") &&
+              fix("location(ratio)", "INLINE") && fix("tile(unsharp_mask.x)", "1536") &&
+              fix("tile(unsharp_mask.y)", "32") && fix("tile(gray.x)", "1") && fix("tile(gray.y)", "1"));
+  const mh::StageCost* gray = nullptr;
+  const mh::Prediction p = model.explain(kd, space.view(*c));
+  for (const mh::StageCost& s : p.stages)
+    if (s.func == "gray") gray = &s;
+  ASSERT_NE(gray, nullptr);
+  EXPECT_EQ(gray->where, mh::Where::Tile);
+  EXPECT_NEAR(gray->productions, 1024 / 32, 1e-9);
+  EXPECT_GT(gray->recompute, 1.1);
+  EXPECT_LT(gray->recompute, 1.3);
+  ASSERT_EQ(gray->extents.size(), 2u);
+  EXPECT_NEAR(gray->extents[1], 32 + 6, 1e-9);
+}
+
 // matmul's update with one vector of x times 8 unrolled rows inside its RDom loop keeps its
 // accumulators in registers: per point it loads B once and A once per 8 points (shared by the
 // unrolled rows) and the accumulator once per reduction; with a loop over 64 vectors of x
@@ -305,14 +337,14 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
   const candor::HalideCpuSpace space(kd);
   const mh::AnalyticModel model(machine());
-  auto update_cost = [&](const std::string& x_subtile) {
+  auto update_cost = [&](const std::string& x_subtile, const std::string& y_subtile = "8") {
     std::optional<candor::Candidate> c = space.root();
     mh::StageCost out;
     const std::string u = "dot.update(0)";
     if (!c || !pin(space, *c, "location(dot)", "ROOT") || !pin(space, *c, "vectorize(" + u + ")", "YES") ||
         !pin(space, *c, "unroll(" + u + ")", "YES") || !pin(space, *c, "tile(" + u + ".x)", "512") ||
         !pin(space, *c, "subtile(" + u + ".x)", x_subtile) || !pin(space, *c, "tile(" + u + ".y)", "64") ||
-        !pin(space, *c, "subtile(" + u + ".y)", "8"))
+        !pin(space, *c, "subtile(" + u + ".y)", y_subtile))
       return out;
     for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
       if (s.func == "dot" && s.stage == 1) out = s;
@@ -323,6 +355,61 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   EXPECT_NEAR(loop.loads_per_point, 3.0, 1e-9);  // accumulator, A, B
   EXPECT_NEAR(tile.loads_per_point, 1.0 + 1.0 / 8 + 1.0 / 512, 1e-9);
   EXPECT_LT(tile.store_s, loop.store_s / 100);
+  // Two vectors of x (a constant two-trip loop LLVM unrolls) times 4 rows: 8 accumulators,
+  // still a register tile; four vectors times 8 rows need 32 registers, too many.
+  EXPECT_NEAR(update_cost("16", "4").loads_per_point, 1.0 + 1.0 / 4 + 1.0 / 512, 1e-9);
+  EXPECT_NEAR(update_cost("32", "8").loads_per_point, 3.0, 1e-9);
+}
+
+// A Func computed per tile into a buffer of constant size up to 16 KiB lives on Halide's
+// stack: no allocation per realization. matmul's dot per 16x4 subtile of the output (256
+// bytes) against per 512x64 tile (128 KiB).
+TEST(AnalyticModel, SmallBuffersOfFuncsComputedPerTileAreOnTheStack) {
+  const hb::App* app = candor::apps::find_app("matmul");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  auto dot_cost = [&](const std::string& x_tile, const std::string& y_tile) {
+    std::optional<candor::Candidate> c = space.root();
+    mh::StageCost out;
+    out.allocation_s = -1;
+    if (!c || !pin(space, *c, "location(dot)", "TILE") || !pin(space, *c, "tile(matmul.x)", x_tile) ||
+        !pin(space, *c, "tile(matmul.y)", y_tile))
+      return out;
+    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
+      if (s.func == "dot" && s.stage == 0) out = s;
+    return out;
+  };
+  const mh::StageCost small = dot_cost("16", "4"), large = dot_cost("512", "64");
+  EXPECT_NEAR(small.buffer_bytes, 16 * 4 * 4, 1e-9);
+  EXPECT_EQ(small.allocation_s, 0.0);
+  EXPECT_NEAR(large.buffer_bytes, 512 * 64 * 4, 1e-9);
+  EXPECT_EQ(large.allocation_s > 0, machine().allocation_s > 0);
+}
+
+// The core's arithmetic, its L1 load ports and the line fills from outer levels work at the
+// same time: a stage costs the largest of the three, not compute against loads + fills.
+TEST(AnalyticModel, ComputeLoadsAndFillsOverlap) {
+  const hb::App* app = candor::apps::find_app("matmul");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  std::optional<candor::Candidate> c = space.root();
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(pin(space, *c, "location(dot)", "ROOT"));
+  int checked = 0;
+  for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages) {
+    const double overheads = s.parallel_s + s.allocation_s + s.loop_s;
+    EXPECT_NEAR(s.total_s - overheads, std::max({s.compute_s, s.l1_load_s, s.load_s - s.l1_load_s + s.store_s}),
+                1e-12);
+    if (s.loads_per_point == 0) continue;
+    EXPECT_GT(s.l1_load_s, 0.0);
+    EXPECT_LT(s.l1_load_s, s.load_s);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
 }
 
 }  // namespace

@@ -38,11 +38,11 @@ inline ScheduleView open_view(const hb::KernelDescription& kd) {
     fv.where = f.is_output ? bits_of({int(Where::Root)})
                : f.can_inline ? bits_of({0, 1}) : bits_of({int(Where::Root)});
     if (!f.is_output && f.consumers.size() == 1) {
-      fv.consumer = f.consumers[0];
+      fv.hosts = {f.consumers[0]};
       fv.where.bits |= bits_of({int(Where::Tile), int(Where::Subtile)}).bits;
     }
     fv.sliding = bits_of({0, 1});
-    if (fv.consumer.empty()) fv.sliding = bits_of({0});
+    if (fv.hosts.empty()) fv.sliding = bits_of({0});
     for (const hb::StageInfo& st : f.stages) {
       StageView sv;
       sv.func = f.name;

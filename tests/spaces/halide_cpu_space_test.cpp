@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 #include "apps.h"
 #include "halide_bridge/compile.h"
@@ -187,6 +188,54 @@ TEST(HalideCpuSpace, ALoopTiledWholePassesParallelismInwards) {
   for (const auto& [var, annotation] : schedule.funcs.at("unsharp_mask").stages.at(0).annotations)
     if (annotation == hb::LoopAnnotation::Parallel) parallel = var;
   EXPECT_EQ(parallel, "y_o");
+  hb::RunOptions quick;
+  quick.warmup_runs = 0;
+  quick.timed_runs = 1;
+  const hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, hb::reference_outputs(*app, target), target, quick);
+  EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+}
+
+// A Func with several consumers may be computed inside a Func every path from it passes
+// through (its host): unsharp_mask's gray, read by blur_y, sharpen and ratio, per strip of the
+// output as the expert schedule does. Everything between it and its host then runs inside
+// the host's tile too (inlined, or at the same loop or further in), and the schedule compiles
+// and matches the reference.
+TEST(HalideCpuSpace, AFuncWithSeveralConsumersIsComputedInsideTheirCommonHost) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  std::optional<Candidate> c = space.root();
+  ASSERT_TRUE(c);
+  auto labels = [&](const std::string& var) {
+    std::set<std::string> out;
+    const int v = space.var_named(var);
+    for (int x : space.values(*c, v)) out.insert(v < 0 ? "" : space.value_label(v, x));
+    return out;
+  };
+  auto fix = [&](const std::string& var, const std::string& label) {
+    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_labelled(*c, v, label);
+    return x >= 0 && space.fix(*c, v, x);
+  };
+  EXPECT_EQ(labels("host(gray)"), (std::set<std::string>{"none", "ratio", "unsharp_mask"}));
+  ASSERT_TRUE(fix("host(gray)", "unsharp_mask"));
+  EXPECT_EQ(labels("location(gray)"), (std::set<std::string>{"TILE", "SUBTILE"}));
+  EXPECT_FALSE(labels("location(blur_y)").count("ROOT"));  // it reads gray
+  EXPECT_FALSE(labels("location(ratio)").count("ROOT"));
+  ASSERT_TRUE(fix("location(blur_y)", "TILE"));
+  EXPECT_EQ(labels("host(blur_y)"), std::set<std::string>{"unsharp_mask"});
+  EXPECT_EQ(labels("location(gray)"), std::set<std::string>{"TILE"});  // not inside blur_y's loop
+  ASSERT_TRUE(fix("location(ratio)", "SUBTILE"));
+  ASSERT_TRUE(fix("tile(unsharp_mask.y)", "32"));
+  std::mt19937_64 rng(11);
+  c = random_dive(space, rng, c);
+  ASSERT_TRUE(c);
+  const hb::Schedule schedule = space.to_schedule(*c);
+  for (const char* f : {"gray", "blur_y", "ratio"}) {
+    EXPECT_EQ(schedule.funcs.at(f).compute.kind, hb::Location::Kind::At) << f;
+    EXPECT_EQ(schedule.funcs.at(f).compute.func, "unsharp_mask") << f;
+  }
   hb::RunOptions quick;
   quick.warmup_runs = 0;
   quick.timed_runs = 1;
