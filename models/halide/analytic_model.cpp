@@ -875,8 +875,7 @@ class Evaluator {
     });
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);
-    c.l1_load_s = c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
-    load_s += c.l1_load_s;
+    load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.
     if (m_.column_walk.all_cores > 0 && !ext.empty()) {
       const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;
@@ -917,8 +916,7 @@ class Evaluator {
     c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
-    c.total_s = std::max({c.compute_s, c.l1_load_s, c.load_s - c.l1_load_s + c.store_s}) + c.parallel_s +
-                c.allocation_s + c.loop_s;
+    c.total_s = std::max(c.compute_s, c.load_s + c.store_s) + c.parallel_s + c.allocation_s + c.loop_s;
     return c;
   }
 };

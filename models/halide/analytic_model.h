@@ -72,15 +72,11 @@ struct StageCost {
   double compute_s = 0;
   double column_walk_lines = 0;  // lines fetched in short runs down columns (traversal.h)
   double load_s = 0;       // producers' bytes from their level + L1 loads + column walks
-  double l1_load_s = 0;    // of which the load instructions served by L1
   double store_s = 0;
   double parallel_s = 0;   // launches + tasks
   double allocation_s = 0;
   double loop_s = 0;
-  // max(compute, L1 loads, line fills + stores) + overheads: the core's arithmetic, its
-  // load ports and the fills from outer levels work at the same time (a roofline with
-  // three ceilings).
-  double total_s = 0;
+  double total_s = 0;      // max(compute, load + store) + overheads
   // The resolved schedule behind these terms (read by the featurization, features.h).
   double realizations = 1;     // allocations of the Func's buffer (stage 0 carries them)
   double buffer_bytes = 0;     // bytes of one allocation

@@ -18,15 +18,8 @@ LineFootprint line_footprint(const std::vector<double>& box, const std::vector<d
   }
   stride *= k < shape.size() ? shape[k] : box[k];
   for (size_t d = k + 1; d < box.size(); ++d) f.rows *= box[d];
-  // A run the size of a tile (a power of two up to a line, or whole lines) starts at a
-  // multiple of its size, as tiles of an aligned buffer do, so it straddles no line
-  // boundary it need not. Any other run (a tile plus a halo) starts at a random element and
-  // spans (r - elem) / line + 1 lines.
-  const double run_bytes = run * elem_bytes;
-  const bool tile_sized = run_bytes <= line_bytes ? std::fmod(double(line_bytes), run_bytes) == 0
-                                                  : std::fmod(run_bytes, double(line_bytes)) == 0;
-  f.run_lines = tile_sized ? std::ceil(run_bytes / line_bytes)
-                           : std::max(1.0, (run_bytes - elem_bytes) / line_bytes + 1);
+  // A run of r bytes starting at a random element spans (r - elem) / line + 1 lines.
+  f.run_lines = std::max(1.0, (run * elem_bytes - elem_bytes) / line_bytes + 1);
   f.row_stride_bytes = stride;
   return f;
 }

@@ -388,28 +388,4 @@ TEST(AnalyticModel, SmallBuffersOfFuncsComputedPerTileAreOnTheStack) {
   EXPECT_EQ(large.allocation_s > 0, machine().allocation_s > 0);
 }
 
-// The core's arithmetic, its L1 load ports and the line fills from outer levels work at the
-// same time: a stage costs the largest of the three, not compute against loads + fills.
-TEST(AnalyticModel, ComputeLoadsAndFillsOverlap) {
-  const hb::App* app = candor::apps::find_app("matmul");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
-  const mh::AnalyticModel model(machine());
-  std::optional<candor::Candidate> c = space.root();
-  ASSERT_TRUE(c);
-  ASSERT_TRUE(pin(space, *c, "location(dot)", "ROOT"));
-  int checked = 0;
-  for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages) {
-    const double overheads = s.parallel_s + s.allocation_s + s.loop_s;
-    EXPECT_NEAR(s.total_s - overheads, std::max({s.compute_s, s.l1_load_s, s.load_s - s.l1_load_s + s.store_s}),
-                1e-12);
-    if (s.loads_per_point == 0) continue;
-    EXPECT_GT(s.l1_load_s, 0.0);
-    EXPECT_LT(s.l1_load_s, s.load_s);
-    ++checked;
-  }
-  EXPECT_GT(checked, 0);
-}
-
 }  // namespace

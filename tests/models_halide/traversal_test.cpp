@@ -26,9 +26,7 @@ TEST(Traversal, LineFootprintMergesWholeRows) {
   const std::vector<double> image = {1024, 1024};
   const mh::LineFootprint tile = mh::line_footprint({8, 8}, image, 4, 64);
   EXPECT_DOUBLE_EQ(tile.rows, 8);
-  EXPECT_DOUBLE_EQ(tile.run_lines, 1);  // a 32-byte tile of an aligned buffer: one line
-  const mh::LineFootprint halo = mh::line_footprint({10, 8}, image, 4, 64);
-  EXPECT_DOUBLE_EQ(halo.run_lines, (40.0 - 4) / 64 + 1);  // anywhere: crosses a line at times
+  EXPECT_DOUBLE_EQ(tile.run_lines, (32.0 - 4) / 64 + 1);
   EXPECT_DOUBLE_EQ(tile.row_stride_bytes, 4096);
   const mh::LineFootprint strip = mh::line_footprint({1024, 8}, image, 4, 64);
   EXPECT_DOUBLE_EQ(strip.rows, 1);
@@ -76,9 +74,7 @@ TEST(Traversal, ColumnWalksRefetchInShortRunsRowWalksDoNot) {
 
 // harris with every stage at the root, vectorized and parallel, tiled 8x8 in its inner band
 // with the y loop's middle band 1024 rows (a walk down each column: measured 80 ms here) or
-// 8 rows (along the rows: 10.6 ms). The model sees the column walk as 2-3x the row walk: it
-// prices each walked run at the calibrated rate, overlapped with the arithmetic and the L1
-// loads, and the real walk costs more than that (see bench/head_to_head.md).
+// 8 rows (along the rows: 10.6 ms).
 TEST(Traversal, ModelChargesHarrisColumnWalk) {
   const hb::App* app = candor::apps::find_app("harris");
   ASSERT_NE(app, nullptr);
@@ -114,8 +110,8 @@ TEST(Traversal, ModelChargesHarrisColumnWalk) {
   for (const mh::StageCost& c : columns.stages) walked_columns += c.column_walk_lines;
   for (const mh::StageCost& c : rows.stages) walked_rows += c.column_walk_lines;
   EXPECT_GT(walked_columns, 1e6);
-  EXPECT_LT(walked_rows, walked_columns / 50);
-  EXPECT_GT(columns.seconds, 2 * rows.seconds);
+  EXPECT_LT(walked_rows, walked_columns / 100);
+  EXPECT_GT(columns.seconds, 3 * rows.seconds);
 }
 
 }  // namespace
