@@ -58,6 +58,26 @@ std::vector<const Edge*> KernelDescription::edges_from(const std::string& produc
   return r;
 }
 
+std::vector<std::vector<char>> KernelDescription::read_paths() const {
+  const int n = static_cast<int>(funcs.size());
+  std::map<std::string, int> position;
+  for (int i = 0; i < n; ++i) position[funcs[i].name] = i;
+  std::vector<std::vector<int>> readers(n);
+  for (const Edge& e : edges) {
+    const auto p = position.find(e.producer), k = position.find(e.consumer);
+    if (e.producer_is_input || p == position.end() || k == position.end() || k->second <= p->second) continue;
+    readers[p->second].push_back(k->second);
+  }
+  // Consumers come after their producers: close over readers from the outputs back.
+  std::vector<std::vector<char>> paths(n, std::vector<char>(n, 0));
+  for (int f = n - 1; f >= 0; --f)
+    for (int k : readers[f]) {
+      paths[f][k] = 1;
+      for (int g = 0; g < n; ++g) paths[f][g] |= paths[k][g];
+    }
+  return paths;
+}
+
 namespace {
 
 std::string stage_name(const std::string& func, int stage) {

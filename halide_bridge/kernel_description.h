@@ -119,6 +119,8 @@ struct KernelDescription {
   std::vector<const Edge*> edges_into(const std::string& func, int stage) const;
   // Edges reading `producer` from another Func.
   std::vector<const Edge*> edges_from(const std::string& producer) const;
+  // paths[a][b] (by position in `funcs`): a path of reads leads from Func a to Func b.
+  std::vector<std::vector<char>> read_paths() const;
 };
 
 // Throws BridgeError for what it cannot describe: a missing estimate on an output,

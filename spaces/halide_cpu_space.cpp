@@ -130,15 +130,16 @@ void HalideCpuSpace::add_loop_maps(const hb::KernelDescription& kd, Layout& out)
   }
 }
 
-// Which Funcs each Func reaches through its readers, and the hosts it may be computed in:
-// its post-dominators (every path to an output passes through them; the kernel description
-// lists producers first) with a pure stage that has loops and reads it (directly or through
-// the Funcs between) only there. Beyond a single consumer, a host must read every dimension
-// of it along one of its loops (HostLoops): then what it needs per tile is that tile plus
-// halos, never the whole Func again per tile (through a histogram, a gather, a reduction).
-HalideCpuSpace::Reach HalideCpuSpace::add_hosts(const hb::KernelDescription& kd, Layout& out) {
+// The hosts each Func may be computed in: its post-dominators (every path to an output
+// passes through them; the kernel description lists producers first) with a pure stage that
+// has loops and reads it (directly or through the Funcs between) only there. Beyond a single
+// consumer, a host must read every dimension of it along one of its loops (HostLoops): then
+// what it needs per tile is that tile plus halos, never the whole Func again per tile
+// (through a histogram, a gather, a reduction). Also the facts between(f, g, h).
+void HalideCpuSpace::add_hosts(const hb::KernelDescription& kd, Layout& out) {
   const int n = static_cast<int>(kd.funcs.size());
-  Reach reach(n, std::vector<char>(n, 0));
+  const std::vector<std::vector<char>> reach = kd.read_paths();
+  auto between = [&](int f, int g, int h) { return f < g && g < h && reach[f][g] && reach[g][h]; };
   std::vector<std::set<int>> post_dominators(n);
   out.hosts.assign(n, {});
   HostLoops host_loops(kd, reach);
@@ -149,14 +150,8 @@ HalideCpuSpace::Reach HalideCpuSpace::add_hosts(const hb::KernelDescription& kd,
     for (const hb::Edge* e : kd.edges_from(func.name)) {
       const hb::FuncInfo* c = kd.find_func(e->consumer);
       const int k = c ? static_cast<int>(c - kd.funcs.data()) : -1;
-      if (k == f) continue;
       if (k < f) ordered = false;
       if (k >= 0) readers.insert(k);
-    }
-    for (int k : readers) {
-      if (k < f) continue;
-      reach[f][k] = 1;
-      for (int g = 0; g < n; ++g) reach[f][g] |= reach[k][g];
     }
     if (func.is_output || func.is_input_alias || readers.empty() || !ordered) continue;
     bool first = true;
@@ -177,7 +172,7 @@ HalideCpuSpace::Reach HalideCpuSpace::add_hosts(const hb::KernelDescription& kd,
       const hb::FuncInfo& host = kd.funcs[h];
       bool pure_reads_only = !host.stages.empty() && !host.stages[0].loops.empty();
       for (int g = f; g < h; ++g) {  // f and the Funcs between, which may be inlined into h
-        if (g != f && !(reach[f][g] && reach[g][h])) continue;
+        if (g != f && !between(f, g, h)) continue;
         for (const hb::Edge* e : kd.edges_from(kd.funcs[g].name))
           if (e->consumer == host.name) pure_reads_only &= e->consumer_stage == 0;
       }
@@ -191,9 +186,10 @@ HalideCpuSpace::Reach HalideCpuSpace::add_hosts(const hb::KernelDescription& kd,
       if (!mapped && !(readers.size() == 1 && *readers.begin() == h)) continue;
       out.hosts[f].push_back(h);
       out.host_loops[{f, h}] = dims;
+      for (int g = f + 1; g < h; ++g)
+        if (between(f, g, h)) out.input.between.push_back({f, g, h});
     }
   }
-  return reach;
 }
 
 std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::KernelDescription& kd) {
@@ -204,7 +200,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
   in.func_count = nfuncs;
   in.stages.assign(nfuncs, {});
   out.func_stages.assign(nfuncs, {});
-  const Reach reach = add_hosts(kd, out);
+  add_hosts(kd, out);
   auto func_index = [&](const std::string& name) {
     for (int i = 0; i < nfuncs; ++i)
       if (kd.funcs[i].name == name) return i;
@@ -227,9 +223,6 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
     in.hosts[{f}] = {0};
     for (int h : hosts) in.hosts[{f}].push_back(h + 1);
     in.func_index[{f}] = f + 1;
-    for (int h : hosts)
-      for (int g = f + 1; g < h; ++g)
-        if (reach[f][g] && reach[g][h]) in.between.push_back({f, g, h});
     for (int s = 0; s < static_cast<int>(func.stages.size()); ++s) {
       const hb::StageInfo& stage = func.stages[s];
       const int so = static_cast<int>(out.stages.size());
@@ -302,7 +295,7 @@ HalideCpuSpace::HalideCpuSpace(hb::KernelDescription kernel, std::unique_ptr<Lay
 std::string HalideCpuSpace::value_label(int var, int value) const {
   const std::string name = var_name(var);
   if (name.rfind("host(", 0) != 0) return value_name(var, value);
-  const int64_t h = value_int(var, value) - 1;  // func_index: 1 + position
+  const int h = host_position(var, value);
   return h < 0 ? "none" : kernel_.funcs[h].name;
 }
 
@@ -310,6 +303,10 @@ int HalideCpuSpace::value_labelled(const Candidate& c, int var, const std::strin
   for (int value : values(c, var))
     if (value_label(var, value) == label) return value;
   return -1;
+}
+
+int HalideCpuSpace::host_position(int host_var, int value) const {
+  return static_cast<int>(value_int(host_var, value)) - 1;  // func_index(h) = 1 + h's position
 }
 
 int64_t HalideCpuSpace::tile_value(const Candidate& c, int loop_object, bool subtile) const {
@@ -326,7 +323,7 @@ models::halide::ScheduleView HalideCpuSpace::view(const Candidate& c) const {
     fv.where = allowed(*this, c, location_ref(f).var);
     fv.sliding = allowed(*this, c, sliding_ref(f).var);
     for (int v : values(c, host_ref(f).var)) {
-      const int64_t h = value_int(host_ref(f).var, v) - 1;  // func_index: 1 + position
+      const int h = host_position(host_ref(f).var, v);
       if (h >= 0) fv.hosts.push_back(kernel_.funcs[h].name);
     }
     for (int so : func_stage_objects_[f]) {
@@ -483,7 +480,7 @@ hb::Schedule HalideCpuSpace::to_schedule(const Candidate& c) const {
     } else {
       // Inside the host's pure stage: per tile of its outer band, or of its middle band
       // (the outer band when it has no middle loops).
-      const int consumer = static_cast<int>(value_int(host_ref(f).var, first_value(c, host_ref(f).var))) - 1;
+      const int consumer = host_position(host_ref(f).var, first_value(c, host_ref(f).var));
       Bands cb = bands(c, func_stage_objects_[consumer][0]);
       const std::string tile_level = cb.outer.front();
       const std::string subtile_level = cb.middle.empty() ? tile_level : cb.middle.front();

@@ -39,8 +39,7 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
  private:
   struct Layout;
   static std::unique_ptr<Layout> layout_of(const halide_bridge::KernelDescription& kernel);
-  using Reach = std::vector<std::vector<char>>;  // reach[f][g]: a path of reads leads from f to g
-  static Reach add_hosts(const halide_bridge::KernelDescription& kernel, Layout& layout);
+  static void add_hosts(const halide_bridge::KernelDescription& kernel, Layout& layout);
   static void add_loop_maps(const halide_bridge::KernelDescription& kernel, Layout& layout);
   HalideCpuSpace(halide_bridge::KernelDescription kernel, std::unique_ptr<Layout> layout);
 
@@ -63,6 +62,8 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   // Does the stage read an input buffer, directly or through Funcs c inlines?
   bool reads_input(const Candidate& c, const std::string& func, int stage) const;
   int64_t tile_value(const Candidate& c, int loop_object, bool subtile) const;
+  // The position in kernel().funcs of the host a value of a host choice names (-1: none).
+  int host_position(int host_var, int value) const;
 
   halide_bridge::KernelDescription kernel_;
   std::vector<StageRef> stage_refs_;

@@ -168,7 +168,7 @@ class Evaluator {
   std::map<std::string, const FuncView*> fv_;
   std::map<std::string, int> index_;
   std::vector<FuncState> state_;
-  mutable std::vector<std::vector<char>> reach_;  // reaches(), filled on first use
+  mutable std::vector<std::vector<char>> read_paths_;  // reaches(), filled on first use
 
   const FuncView* view_of(const std::string& name) const {
     auto it = fv_.find(name);
@@ -223,20 +223,10 @@ class Evaluator {
     return ext;
   }
 
-  // Whether a path of reads leads from Func a to Func b (producers come first).
+  // Whether a path of reads leads from Func a to Func b.
   bool reaches(int a, int b) const {
-    if (reach_.empty()) {
-      const int n = int(kd_.funcs.size());
-      reach_.assign(n, std::vector<char>(n, 0));
-      for (int f = n - 1; f >= 0; --f)
-        for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
-          const int k = find(e->consumer);
-          if (k <= f) continue;
-          reach_[f][k] = 1;
-          for (int g = 0; g < n; ++g) reach_[f][g] |= reach_[k][g];
-        }
-    }
-    return reach_[a][b] != 0;
+    if (read_paths_.empty()) read_paths_ = kd_.read_paths();
+    return read_paths_[a][b] != 0;
   }
 
   std::vector<std::vector<double>> full_extents(int f) const {
