@@ -133,9 +133,11 @@ void HalideCpuSpace::add_loop_maps(const hb::KernelDescription& kd, Layout& out)
 // The hosts each Func may be computed in: its post-dominators (every path to an output
 // passes through them; the kernel description lists producers first) with a pure stage that
 // has loops and reads it (directly or through the Funcs between) only there. Beyond a single
-// consumer, a host must read every dimension of it along one of its loops (HostLoops): then
-// what it needs per tile is that tile plus halos, never the whole Func again per tile
-// (through a histogram, a gather, a reduction). Also the facts between(f, g, h).
+// consumer, a host must read some dimension of it along one of its loops (HostLoops): then
+// what it needs per tile is a slice along that dimension (whole along the dimensions a
+// reduction between them sums over, as a convolution's input channels), never the whole Func
+// again per tile (through a histogram, a gather, a reduction over everything). Also the
+// facts between(f, g, h).
 void HalideCpuSpace::add_hosts(const hb::KernelDescription& kd, Layout& out) {
   const int n = static_cast<int>(kd.funcs.size());
   const std::vector<std::vector<char>> reach = kd.read_paths();
@@ -178,10 +180,10 @@ void HalideCpuSpace::add_hosts(const hb::KernelDescription& kd, Layout& out) {
       }
       if (!pure_reads_only) continue;
       std::vector<int> dims;
-      bool mapped = true;
+      bool mapped = false;
       for (size_t d = 0; d < func.args.size(); ++d) {
         dims.push_back(host_loops(f, static_cast<int>(d), h));
-        mapped &= dims.back() >= 0;
+        mapped |= dims.back() >= 0;
       }
       if (!mapped && !(readers.size() == 1 && *readers.begin() == h)) continue;
       out.hosts[f].push_back(h);

@@ -594,8 +594,11 @@ class Evaluator {
     }
   }
 
-  // Seconds per point of `ops` in the vectorization context of stage (f, stage), one core.
-  double compute_seconds_per_point(const std::vector<std::pair<std::string, double>>& ops, int f, int stage) const {
+  // Seconds per point of `ops` in the vectorization context of stage (f, stage), one core;
+  // an update keeping `register_vectors` accumulators in registers (0: none) runs its float
+  // arithmetic at the rate calibrated for register tiles of that size.
+  double compute_seconds_per_point(const std::vector<std::pair<std::string, double>>& ops, int f, int stage,
+                                   double register_vectors = 0) const {
     const FuncState& s = state_[f];
     if (s.where == Where::Inline) {
       // Evaluated wherever its consumers are: take the first resolved consumer's context.
@@ -614,7 +617,13 @@ class Evaluator {
     double t = 0;
     for (const auto& [type, n] : ops) {
       double rate;
-      if (vec) {
+      if (vec && register_vectors > 0 && type == "float32") {
+        rate = m_.register_tile_rate(register_vectors);
+      } else if (vec && register_vectors > 0 && type == "int32") {
+        // Index arithmetic of one step of the tile: its unrolled accumulators share it
+        // (constant offsets from one address).
+        rate = m_.vector.int32 * register_vectors;
+      } else if (vec) {
         rate = m_.vector.for_type(type);
         const int lanes = m_.lanes_for_bits(type_bits(type));
         if (vw < lanes) rate *= double(vw) / lanes;
@@ -805,7 +814,12 @@ class Evaluator {
     stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0);
     std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
     for (const auto& [t, n] : ops) c.ops_per_point += n;
-    c.compute_s = c.points_computed / c.vector_efficiency * compute_seconds_per_point(ops, f, stage) / c.cores_used;
+    // A register tile loads and stores its accumulators once per reduction, and a read that
+    // does not move along the unrolled loop once per unrolled tile.
+    const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
+    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
+    c.compute_s = c.points_computed / c.vector_efficiency *
+                  compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
 
     // Memory: producers' footprints per production from the level holding them.
     const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
@@ -815,22 +829,28 @@ class Evaluator {
     std::vector<double> unit(ext.size(), 0.0);
     if (!unit.empty()) unit[ch.innermost] = 1;
     const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
-    // A register tile loads and stores its accumulators once per reduction, and a read that
-    // does not move along the unrolled loop once per unrolled tile.
-    const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
-    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
     double reduction_trips = 1;
     for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
       if (!st.loops[i].is_pure) reduction_trips *= ext[i];
-    std::set<const hb::Edge*> shared_by_unrolled;
-    if (register_tile && ch.unroll && ch.unroll_loop >= 0) {
+    // Reads that stay put along a loop of the register tile: loaded once for all its steps.
+    auto reads_fixed_along = [&](int loop) {
+      std::set<const hb::Edge*> fixed;
       std::vector<double> along(ext.size(), 0.0);
-      along[ch.unroll_loop] = 1;
+      along[loop] = 1;
       for_each_buffer_read(f, stage, ext, along, [&](const hb::Edge& e, int, const std::vector<double>&,
                                                      const std::vector<double>& step) {
         const auto moved = producer_step(e, step);
-        if (std::all_of(moved.begin(), moved.end(), [](double m) { return m == 0; })) shared_by_unrolled.insert(&e);
+        if (std::all_of(moved.begin(), moved.end(), [](double m) { return m == 0; })) fixed.insert(&e);
       });
+      return fixed;
+    };
+    std::set<const hb::Edge*> shared_by_unrolled, shared_by_vectors;
+    double tile_vectors_along_vector_loop = 1;
+    if (register_tile && ch.unroll && ch.unroll_loop >= 0) shared_by_unrolled = reads_fixed_along(ch.unroll_loop);
+    if (register_tile && ch.vector_loop >= 0) {
+      const int v = ch.vector_loop;
+      tile_vectors_along_vector_loop = std::ceil(std::min<double>(ext[v], std::min(ch.tile[v], ch.subtile[v])) / vw);
+      if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(v);
     }
     for_each_buffer_read(f, stage, ext, unit, [&](const hb::Edge& edge, int p, const std::vector<double>& len,
                                                   const std::vector<double>& step) {
@@ -838,6 +858,7 @@ class Evaluator {
       double calls = e->calls;
       if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
       if (shared_by_unrolled.count(e)) calls /= std::max(1.0, ch.subtile[ch.unroll_loop] * 1.0);
+      if (shared_by_vectors.count(e)) calls /= tile_vectors_along_vector_loop;
       loads_per_point += calls;
       const auto w = footprint(*e, len);
       double bytes = product(w);
@@ -888,7 +909,9 @@ class Evaluator {
       c.allocation_s = s.realizations * m_.allocation_s / c.cores_used;
     double inner_iters = c.points_computed;
     if (ch.vectorize) inner_iters /= vw;
-    if (ch.unroll && ch.unroll_loop >= 0) {
+    if (register_tile) {
+      inner_iters /= tile_vectors;  // one iteration of the innermost RDom loop updates the whole tile
+    } else if (ch.unroll && ch.unroll_loop >= 0) {
       const int u = ch.unroll_loop;
       inner_iters /= std::max<double>(1, std::min<double>(ext[u], ch.subtile[u]));
     }

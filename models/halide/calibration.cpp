@@ -182,6 +182,44 @@ double arith_rate(ArithKernel k, Type t, int lanes, bool scalar_rows, int cores,
   return double(width) * rows * k.ops_per_point / s / cores;
 }
 
+// Register-tiled reductions, the shape the space gives an update with a register tile: one
+// vector of outputs times `accumulators` unrolled columns summed over a long RDom, operands
+// in L1 (one vector load and `accumulators` broadcasts per step, each feeding one fused
+// multiply-add). Few accumulators leave the FMA latency exposed; enough of them keep both
+// FMA pipes busy, which is far above what `float_kernel` (adds in the mix) reaches.
+// Returns float32 operations (a Mul and an Add per FMA) per second per core.
+double register_tile_rate(int accumulators, int cores, const Target& target, const CalibrationOptions& o) {
+  const int lanes = target.natural_vector_size(Float(32)), depth = 256;
+  Var c("c"), x("x"), y("y"), k("k");
+  Func a("calib_tile_a"), b("calib_tile_b"), sum("calib_tile_sum"), f("calib_tile");
+  RDom r(0, depth);
+  a(c, k) = cast<float>(c + k) * 1e-3f;
+  b(x, k) = cast<float>(x - k) * 1e-3f;
+  sum(c, x, y) = cast<float>(y);
+  sum(c, x, y) += a(c, r) * b(x, r);
+  f(c, x, y) = sum(c, x, y);
+  f.bound(c, 0, lanes).bound(x, 0, accumulators);
+  a.compute_root().vectorize(c, lanes);
+  b.compute_root();
+  f.vectorize(c).unroll(x).parallel(y, 8);
+  // Computed per output row, as the space computes an update inside its consumer's tile.
+  sum.compute_at(f, y).vectorize(c).unroll(x);
+  sum.update().reorder(c, x, r, y).vectorize(c).unroll(x);
+  f.compile_jit(target);
+  int rows = cores * 64;
+  const double target_s = o.target_ms * 1e-3;
+  for (int iter = 0; iter < 8; ++iter) {
+    Buffer<float> out(lanes, accumulators, rows);
+    const double elapsed = seconds_of([&] { f.realize(out, target); });
+    if (elapsed >= target_s * 0.5) break;
+    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), 1 << 22));
+    rows -= rows % (8 * cores);  // whole parallel tasks: updates round their splits up
+  }
+  Buffer<float> out(lanes, accumulators, rows);
+  const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
+  return double(lanes) * accumulators * rows * depth * 2 / s / cores;
+}
+
 // Streaming reads: each core sums its own chunk of `chunk_bytes` (rows of 64 floats),
 // `passes` times. Returns bytes read per second over the active cores.
 struct ReadKernel {
@@ -341,6 +379,12 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     log(std::string(kind == 0 ? "scalar" : kind == 1 ? "unvectorized" : "vector") + " Gops/s/core: f32 " + std::to_string(tp.float32 * 1e-9) +
         " i32 " + std::to_string(tp.int32 * 1e-9) + " i16 " + std::to_string(tp.int16 * 1e-9) + " i8 " +
         std::to_string(tp.int8 * 1e-9));
+  }
+
+  for (int acc : {1, 2, 4, 8, 12}) {
+    m.register_tile.push_back({acc, register_tile_rate(acc, m.cores, target, o)});
+    log("register tile of " + std::to_string(acc) + " vectors Gops/s/core: f32 " +
+        std::to_string(m.register_tile.back().float32 * 1e-9));
   }
 
   ReadKernel rk(target);

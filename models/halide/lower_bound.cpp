@@ -126,7 +126,10 @@ class Bounder {
   // pipes, so 32-bit floats get the faster of the two measured 32-bit rates.
   double rate(const std::string& type, const StageView*) const {
     double r = std::max({m_.vector.for_type(type), m_.unvectorized.for_type(type), m_.scalar.for_type(type)});
-    if (type.rfind("float", 0) == 0) r = std::max(r, m_.vector.int32);
+    if (type.rfind("float", 0) == 0) {
+      r = std::max(r, m_.vector.int32);
+      for (const RegisterTileRate& t : m_.register_tile) r = std::max(r, t.float32);
+    }
     return r;
   }
 

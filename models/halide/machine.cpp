@@ -86,6 +86,17 @@ int64_t MachineDescription::capacity(const std::string& level) const {
   return INT64_MAX;
 }
 
+double MachineDescription::register_tile_rate(double vectors) const {
+  if (register_tile.empty()) return vector.float32;
+  if (vectors <= register_tile.front().accumulators) return register_tile.front().float32;
+  for (size_t i = 1; i < register_tile.size(); ++i) {
+    const RegisterTileRate &lo = register_tile[i - 1], &hi = register_tile[i];
+    if (vectors <= hi.accumulators)
+      return lo.float32 + (hi.float32 - lo.float32) * (vectors - lo.accumulators) / (hi.accumulators - lo.accumulators);
+  }
+  return register_tile.back().float32;
+}
+
 const Bandwidth& MachineDescription::level_for(double bytes) const {
   if (bandwidth.empty()) throw std::runtime_error("machine description has no bandwidth measurements");
   for (const Bandwidth& b : bandwidth)
@@ -145,6 +156,15 @@ void from_json(const nlohmann::json& j, LineRate& r) {
   j.at("one_core").get_to(r.one_core);
 }
 
+void to_json(nlohmann::json& j, const RegisterTileRate& r) {
+  j = nlohmann::json{{"accumulators", r.accumulators}, {"float32", r.float32}};
+}
+
+void from_json(const nlohmann::json& j, RegisterTileRate& r) {
+  j.at("accumulators").get_to(r.accumulators);
+  j.at("float32").get_to(r.float32);
+}
+
 void to_json(nlohmann::json& j, const MachineDescription& m) {
   j = nlohmann::json{{"cpu", m.cpu},
                      {"halide_target", m.halide_target},
@@ -158,6 +178,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"scalar_ops_per_s_per_core", m.scalar},
                      {"unvectorized_ops_per_s_per_core", m.unvectorized},
                      {"vector_ops_per_s_per_core", m.vector},
+                     {"register_tile_ops_per_s_per_core", m.register_tile},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
                      {"column_walk_lines_per_s", m.column_walk},
@@ -189,6 +210,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("scalar_ops_per_s_per_core").get_to(m.scalar);
   j.at("unvectorized_ops_per_s_per_core").get_to(m.unvectorized);
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
+  j.at("register_tile_ops_per_s_per_core").get_to(m.register_tile);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
   j.at("column_walk_lines_per_s").get_to(m.column_walk);
@@ -243,6 +265,12 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(t->int32, std::string(name) + " int32 throughput");
     positive(t->int16, std::string(name) + " int16 throughput");
     positive(t->int8, std::string(name) + " int8 throughput");
+  }
+  if (m.register_tile.empty()) p.push_back("no register tile throughput");
+  for (size_t i = 0; i < m.register_tile.size(); ++i) {
+    positive(m.register_tile[i].float32, "register tile float32 throughput");
+    if (m.register_tile[i].accumulators < 1 || (i > 0 && m.register_tile[i].accumulators <= m.register_tile[i - 1].accumulators))
+      p.push_back("register tile sizes are not ascending positive numbers");
   }
   if (m.bandwidth.size() != 4) p.push_back("expected 4 bandwidth levels (L1, L2, L3, DRAM)");
   for (const Bandwidth& b : m.bandwidth) {

@@ -52,6 +52,13 @@ struct LineRate {
   double with_cores(double cores, int total_cores) const;
 };
 
+// Float throughput of one core in a register-tiled reduction (calibration.cpp) keeping
+// `accumulators` vectors in registers, in operations per second (an FMA counts as two).
+struct RegisterTileRate {
+  int accumulators = 1;
+  double float32 = 0;
+};
+
 struct MachineDescription;
 
 // Lines/s of a column walk over a buffer of `bytes` on `cores` cores: the calibrated rates,
@@ -72,6 +79,7 @@ struct MachineDescription {
   Throughput unvectorized;  // per core, loops Halide did not vectorize (LLVM auto-vectorizes
                             // simple ones: close to `vector` on this kind of kernel)
   Throughput vector;        // per core, natural-width SIMD code
+  std::vector<RegisterTileRate> register_tile;  // ascending accumulators
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
   // Lines/s of walks down columns of 4 KiB rows (calibration.cpp) over a buffer of half of
@@ -89,6 +97,9 @@ struct MachineDescription {
   int lanes_for_bits(int bits) const;
   // The bandwidth of the smallest level whose capacity holds `bytes` (all cores).
   const Bandwidth& level_for(double bytes) const;
+  // Float ops/s per core of a register tile of `vectors` accumulators: the calibrated rates,
+  // interpolated linearly between their tile sizes (the nearest one beyond them).
+  double register_tile_rate(double vectors) const;
   // Capacity of a level for the whole machine (private caches times cores).
   int64_t capacity(const std::string& level) const;
   // Fastest bandwidth at which `bytes` could be streamed (all cores).
@@ -101,6 +112,8 @@ void to_json(nlohmann::json& j, const Bandwidth& b);
 void from_json(const nlohmann::json& j, Bandwidth& b);
 void to_json(nlohmann::json& j, const CacheGeometry& g);
 void from_json(const nlohmann::json& j, CacheGeometry& g);
+void to_json(nlohmann::json& j, const RegisterTileRate& r);
+void from_json(const nlohmann::json& j, RegisterTileRate& r);
 void to_json(nlohmann::json& j, const LineRate& r);
 void from_json(const nlohmann::json& j, LineRate& r);
 void to_json(nlohmann::json& j, const MachineDescription& m);
