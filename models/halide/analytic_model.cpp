@@ -127,6 +127,7 @@ struct FuncState {
   bool resolved = false;
   Where where = Where::Root;
   bool sliding = false;
+  int host = -1;            // the Func in whose loops it is computed (Tile, Subtile)
   double productions = 1;   // regions of it computed over the whole pipeline
   double realizations = 1;  // allocations of its buffer
   double cores = 1;         // cores that run it (inherited from the consumer inside it)
@@ -424,6 +425,7 @@ class Evaluator {
       s.extents = full_extents(i);
       s.cores = m_.cores;  // refined by the stage's own parallel loop
     } else {
+      s.host = c;
       const FuncState& cs = state_[c];
       const bool sub = w == Where::Subtile;
       std::vector<std::vector<double>> c_len;
@@ -718,6 +720,33 @@ class Evaluator {
     return p < 0 ? 0.0 : kd_.funcs[p].points() * double(kd_.funcs[p].bytes_per_point);
   }
 
+  // Bytes of every buffer a run of the pipeline streams through: its inputs and the Funcs at
+  // the root (outputs included), as resolved so far. Between two passes over a root buffer
+  // (two runs, or its producer and a consumer) the pipeline touches up to this much, so a
+  // root buffer stays in a cache level only when this fits there, however small it is.
+  double pipeline_bytes() const {
+    double bytes = 0;
+    for (const hb::InputInfo& in : kd_.inputs) bytes += root_buffer_bytes(in.name);
+    for (size_t i = 0; i < kd_.funcs.size(); ++i)
+      if (state_[i].resolved && state_[i].where == Where::Root) bytes += root_buffer_bytes(kd_.funcs[i].name);
+    return bytes;
+  }
+
+  // Bytes one tile of host h (at `level`: Tile or Subtile) touches between producing a Func
+  // computed in it and reading it back, per core: the tile's boxes of the root buffers its
+  // pure stage reads and writes, and the buffers of every Func computed at that level.
+  double bytes_per_host_tile(int h, Where level) const {
+    const FuncState& hs = state_[h];
+    if (!hs.resolved || hs.extents.empty() || hs.choice.empty()) return 0;
+    double bytes = 0;
+    for (const auto& [buffer, box] : root_boxes(h, kd_.funcs[h].stages[0].index,
+                                                band_lengths(hs.choice[0], hs.extents[0], level == Where::Subtile)))
+      bytes += box.lines() * o_.cache_line_bytes;
+    for (size_t q = 0; q < state_.size(); ++q)
+      if (state_[q].resolved && state_[q].host == h && state_[q].where == level) bytes += state_[q].buffer_bytes;
+    return bytes;
+  }
+
   // The boxes of the root buffers (inputs, Funcs computed at the root) that stage (f, stage)
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
@@ -822,6 +851,16 @@ class Evaluator {
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
 
     // Memory: producers' footprints per production from the level holding them.
+    const double streamed = pipeline_bytes();
+    // Rows of root buffers the inner band walks at once: streams for DRAM's prefetchers.
+    double row_streams = 0;
+    if (!ext.empty())
+      for (const auto& [buffer, box] : root_boxes(f, stage, band_lengths(ch, ext, true))) row_streams += box.rows;
+    const double dram_share = m_.row_stream_share(row_streams);
+    auto bandwidth_of = [&](const Bandwidth& level) {
+      const double bw = level.with_cores(cores, m_.cores);
+      return &level == &m_.bandwidth.back() ? bw * dram_share : bw;
+    };
     const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
     double load_s = 0, loads_per_point = 0;
     // Each read with the region it covers and how the reading loops move per step of the
@@ -862,18 +901,22 @@ class Evaluator {
       loads_per_point += calls;
       const auto w = footprint(*e, len);
       double bytes = product(w);
-      double total_bytes = 0;
+      double total_bytes = 0, resident_bytes = 0;  // the buffer; what must fit to keep it cached
       if (e->producer_is_input) {
         const hb::InputInfo* in = kd_.find_input(e->producer);
         bytes *= in ? in->type.bytes() : 4;
         total_bytes = in ? root_buffer_bytes(e->producer) : bytes;
+        resident_bytes = std::max(total_bytes, streamed);
       } else if (p >= 0) {
         bytes *= kd_.funcs[p].bytes_per_point;
-        total_bytes = state_[p].where == Where::Root ? root_buffer_bytes(e->producer) : state_[p].buffer_bytes * m_.cores;
+        const bool root = state_[p].where == Where::Root;
+        total_bytes = root ? root_buffer_bytes(e->producer) : state_[p].buffer_bytes * m_.cores;
+        resident_bytes = root ? std::max(total_bytes, streamed) : total_bytes;
+        if (!root && state_[p].host >= 0)
+          resident_bytes = std::max(resident_bytes, bytes_per_host_tile(state_[p].host, state_[p].where) * m_.cores);
       }
       c.footprint_bytes += bytes;
-      const Bandwidth& level = m_.level_for(total_bytes);
-      const double bw = level.with_cores(cores, m_.cores);
+      const double bw = bandwidth_of(m_.level_for(resident_bytes));
       load_s += s.productions * bytes / std::max(bw, 1.0);
       // Strided innermost access: a cache line per point, from where the lines the
       // innermost loop touches fit.
@@ -895,12 +938,14 @@ class Evaluator {
                                             m_.l2_geometry, l2_lines);
       for (const auto& [buffer, lines] : walked) {
         c.column_walk_lines += s.productions * lines;
-        load_s += s.productions * lines / std::max(1.0, column_walk_rate(m_, root_buffer_bytes(buffer), cores));
+        load_s += s.productions * lines /
+                  std::max(1.0, column_walk_rate(m_, std::max(root_buffer_bytes(buffer), streamed), cores));
       }
     }
     c.load_s = load_s;
-    const double out_total = s.where == Where::Root ? double(fi.points()) * fi.bytes_per_point : s.buffer_bytes * m_.cores;
-    c.store_s = c.points_computed * fi.bytes_per_point / std::max(m_.level_for(out_total).with_cores(cores, m_.cores), 1.0);
+    const double out_total =
+        s.where == Where::Root ? std::max(double(fi.points()) * fi.bytes_per_point, streamed) : s.buffer_bytes * m_.cores;
+    c.store_s = c.points_computed * fi.bytes_per_point / std::max(bandwidth_of(m_.level_for(out_total)), 1.0);
     if (register_tile) c.store_s /= reduction_trips;
 
     // Overheads.

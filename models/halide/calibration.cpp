@@ -291,6 +291,27 @@ double copy_bandwidth(int64_t bytes, int cores, const Target& target, int repeat
   return 2.0 * double(width) * rows * 4 / s;
 }
 
+// Copy bandwidth (bytes read + written per second, all cores) of a DRAM-sized copy that
+// walks `rows` rows at once, one line of each per visit: the loop order of a stage tiled
+// `rows` high with its vector loop innermost. Each row is a stream the prefetchers must
+// follow; past what they track, lines come at memory latency.
+double interleaved_copy_bandwidth(int rows, int64_t bytes, int cores, const Target& target, int repeats) {
+  ImageParam in(Float(32), 2, "calib_rows_in");
+  Func cp("calib_rows");
+  Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi");
+  cp(x, y) = in(x, y) + 1.0f;
+  cp.split(x, xo, xi, 16).split(y, yo, yi, rows).reorder(xi, yi, xo, yo).vectorize(xi, 8).parallel(yo);
+  cp.compile_jit(target);
+  const int width = 4096;
+  const int total_rows = int(std::max<int64_t>(rows * cores, (bytes / (width * 4)) / (rows * cores) * (rows * cores)));
+  Buffer<float> data(width, total_rows), out(width, total_rows);
+  data.fill(1.0f);
+  out.fill(0.0f);
+  in.set(data);
+  const double s = time_best([&] { cp.realize(out, target); }, repeats, cores);
+  return 2.0 * double(width) * total_rows * 4 / s;
+}
+
 // Per parallel loop and per task overheads: a tiny body in `tasks` parallel iterations vs
 // the same loop run serially, each realized many times.
 void parallel_overheads(int cores, const Target& target, int repeats, double& launch_s, double& task_s) {
@@ -411,6 +432,10 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   }
   m.copy_bandwidth_dram = copy_bandwidth(m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2));
   log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
+  for (int rows : {1, 2, 4, 8, 16, 32, 64}) {
+    m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2))});
+    log("DRAM copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams.back().bytes_per_s * 1e-9));
+  }
   // Half of L3 (all cores), at least twice what L2's sets could hold if they did not alias.
   const int64_t walk_rows = std::max<int64_t>(m.l2_bytes * 2, m.l3_bytes / 2) / 4096;
   m.column_walk.all_cores = column_walk_lines_per_s(walk_rows, m.cores, target, o.repeats);

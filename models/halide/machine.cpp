@@ -86,6 +86,26 @@ int64_t MachineDescription::capacity(const std::string& level) const {
   return INT64_MAX;
 }
 
+double MachineDescription::row_stream_share(double streams) const {
+  if (row_streams.empty()) return 1;
+  double best = 0;
+  for (const RowStreamRate& r : row_streams) best = std::max(best, r.bytes_per_s);
+  const double rows = streams / 2;  // the calibration's rows are read and written
+  double rate = row_streams.back().bytes_per_s;
+  if (rows <= row_streams.front().rows) {
+    rate = row_streams.front().bytes_per_s;
+  } else {
+    for (size_t i = 1; i < row_streams.size(); ++i) {
+      const RowStreamRate &lo = row_streams[i - 1], &hi = row_streams[i];
+      if (rows <= hi.rows) {
+        rate = lo.bytes_per_s + (hi.bytes_per_s - lo.bytes_per_s) * (rows - lo.rows) / (hi.rows - lo.rows);
+        break;
+      }
+    }
+  }
+  return best > 0 ? rate / best : 1;
+}
+
 double MachineDescription::register_tile_rate(double vectors) const {
   if (register_tile.empty()) return vector.float32;
   if (vectors <= register_tile.front().accumulators) return register_tile.front().float32;
@@ -165,6 +185,15 @@ void from_json(const nlohmann::json& j, RegisterTileRate& r) {
   j.at("float32").get_to(r.float32);
 }
 
+void to_json(nlohmann::json& j, const RowStreamRate& r) {
+  j = nlohmann::json{{"rows", r.rows}, {"bytes_per_s", r.bytes_per_s}};
+}
+
+void from_json(const nlohmann::json& j, RowStreamRate& r) {
+  j.at("rows").get_to(r.rows);
+  j.at("bytes_per_s").get_to(r.bytes_per_s);
+}
+
 void to_json(nlohmann::json& j, const MachineDescription& m) {
   j = nlohmann::json{{"cpu", m.cpu},
                      {"halide_target", m.halide_target},
@@ -181,6 +210,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"register_tile_ops_per_s_per_core", m.register_tile},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
+                     {"row_streams_copy_bytes_per_s", m.row_streams},
                      {"column_walk_lines_per_s", m.column_walk},
                      {"column_walk_near_lines_per_s", m.column_walk_near},
                      {"column_walk_bytes", {{"far", m.column_walk_bytes}, {"near", m.column_walk_near_bytes}}},
@@ -213,6 +243,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("register_tile_ops_per_s_per_core").get_to(m.register_tile);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
+  j.at("row_streams_copy_bytes_per_s").get_to(m.row_streams);
   j.at("column_walk_lines_per_s").get_to(m.column_walk);
   j.at("column_walk_near_lines_per_s").get_to(m.column_walk_near);
   j.at("column_walk_bytes").at("far").get_to(m.column_walk_bytes);
@@ -271,6 +302,12 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(m.register_tile[i].float32, "register tile float32 throughput");
     if (m.register_tile[i].accumulators < 1 || (i > 0 && m.register_tile[i].accumulators <= m.register_tile[i - 1].accumulators))
       p.push_back("register tile sizes are not ascending positive numbers");
+  }
+  if (m.row_streams.empty()) p.push_back("no row stream bandwidths");
+  for (size_t i = 0; i < m.row_streams.size(); ++i) {
+    positive(m.row_streams[i].bytes_per_s, "row stream bandwidth");
+    if (m.row_streams[i].rows < 1 || (i > 0 && m.row_streams[i].rows <= m.row_streams[i - 1].rows))
+      p.push_back("row stream counts are not ascending positive numbers");
   }
   if (m.bandwidth.size() != 4) p.push_back("expected 4 bandwidth levels (L1, L2, L3, DRAM)");
   for (const Bandwidth& b : m.bandwidth) {

@@ -59,6 +59,13 @@ struct RegisterTileRate {
   double float32 = 0;
 };
 
+// DRAM copy bandwidth (bytes read + written per second, all cores) of a walk over `rows`
+// rows at once, one line of each per visit (calibration.cpp): each row is a stream.
+struct RowStreamRate {
+  int rows = 1;
+  double bytes_per_s = 0;
+};
+
 struct MachineDescription;
 
 // Lines/s of a column walk over a buffer of `bytes` on `cores` cores: the calibrated rates,
@@ -82,6 +89,7 @@ struct MachineDescription {
   std::vector<RegisterTileRate> register_tile;  // ascending accumulators
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
+  std::vector<RowStreamRate> row_streams;  // ascending rows
   // Lines/s of walks down columns of 4 KiB rows (calibration.cpp) over a buffer of half of
   // L3 (`column_walk`) and over one of twice the cores' L2 (`column_walk_near`): the rows
   // alias in L2 either way, and L3 answers the small buffer's misses 3-4x faster.
@@ -100,6 +108,9 @@ struct MachineDescription {
   // Float ops/s per core of a register tile of `vectors` accumulators: the calibrated rates,
   // interpolated linearly between their tile sizes (the nearest one beyond them).
   double register_tile_rate(double vectors) const;
+  // Share of the best DRAM streaming rate left when a loop nest walks `streams` rows of
+  // buffers at once (reads and writes together; the calibrated rates, interpolated).
+  double row_stream_share(double streams) const;
   // Capacity of a level for the whole machine (private caches times cores).
   int64_t capacity(const std::string& level) const;
   // Fastest bandwidth at which `bytes` could be streamed (all cores).
@@ -114,6 +125,8 @@ void to_json(nlohmann::json& j, const CacheGeometry& g);
 void from_json(const nlohmann::json& j, CacheGeometry& g);
 void to_json(nlohmann::json& j, const RegisterTileRate& r);
 void from_json(const nlohmann::json& j, RegisterTileRate& r);
+void to_json(nlohmann::json& j, const RowStreamRate& r);
+void from_json(const nlohmann::json& j, RowStreamRate& r);
 void to_json(nlohmann::json& j, const LineRate& r);
 void from_json(const nlohmann::json& j, LineRate& r);
 void to_json(nlohmann::json& j, const MachineDescription& m);

@@ -80,6 +80,7 @@ TEST(Machine, JsonRoundTrip) {
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
+  m.row_streams = {{1, 2e10}, {8, 3e10}, {64, 1.2e10}};
   m.column_walk = {2e8, 1e8};
   m.column_walk_near = {6e8, 3e8};
   m.column_walk_bytes = 16 << 20;
@@ -101,6 +102,9 @@ TEST(Machine, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(r.register_tile_rate(2), 2.5e10);   // interpolated between 1 and 4
   EXPECT_DOUBLE_EQ(r.register_tile_rate(12), 6e10);    // the largest tile measured
   EXPECT_DOUBLE_EQ(r.register_tile_rate(0.5), 1.5e10);
+  // Streams count reads and writes (the calibration's rows are both): 16 streams are its 8 rows.
+  EXPECT_DOUBLE_EQ(r.row_stream_share(16), 1.0);
+  EXPECT_DOUBLE_EQ(r.row_stream_share(128), 0.4);
   mh::MachineDescription unordered = r;
   unordered.register_tile = {{2, 1e10}, {2, 2e10}};
   EXPECT_FALSE(mh::check_machine(unordered).empty());
