@@ -274,21 +274,27 @@ double column_walk_lines_per_s(int64_t rows, int cores, const Target& target, in
   return double(1024 / 8) * double(rows) / s;
 }
 
-double copy_bandwidth(int64_t bytes, int cores, const Target& target, int repeats) {
-  ImageParam in(Float(32), 2, "calib_copy_in");
-  Func cp("calib_copy");
-  Var x("x"), y("y");
-  cp(x, y) = in(x, y) + 1.0f;
-  cp.vectorize(x, 16).parallel(y, 16);
+// Bytes read + written per second (all cores) of copying `in` into `cp`'s output, rows of
+// 4096 floats, `rows` of them (at least `granule`, a multiple of it).
+double copy_rate(Func cp, ImageParam in, int64_t bytes, int granule, int cores, const Target& target, int repeats) {
   cp.compile_jit(target);
   const int width = 4096;
-  const int rows = int(std::max<int64_t>(1, bytes / (width * 4)));
+  const int rows = int(std::max<int64_t>(granule, bytes / (width * 4) / granule * granule));
   Buffer<float> data(width, rows), out(width, rows);
   data.fill(1.0f);
   out.fill(0.0f);
   in.set(data);
   const double s = time_best([&] { cp.realize(out, target); }, repeats, cores);
   return 2.0 * double(width) * rows * 4 / s;
+}
+
+double copy_bandwidth(int64_t bytes, int cores, const Target& target, int repeats) {
+  ImageParam in(Float(32), 2, "calib_copy_in");
+  Func cp("calib_copy");
+  Var x("x"), y("y");
+  cp(x, y) = in(x, y) + 1.0f;
+  cp.vectorize(x, 16).parallel(y, 16);
+  return copy_rate(cp, in, bytes, 1, cores, target, repeats);
 }
 
 // Copy bandwidth (bytes read + written per second, all cores) of a DRAM-sized copy that
@@ -301,15 +307,7 @@ double interleaved_copy_bandwidth(int rows, int64_t bytes, int cores, const Targ
   Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi");
   cp(x, y) = in(x, y) + 1.0f;
   cp.split(x, xo, xi, 16).split(y, yo, yi, rows).reorder(xi, yi, xo, yo).vectorize(xi, 8).parallel(yo);
-  cp.compile_jit(target);
-  const int width = 4096;
-  const int total_rows = int(std::max<int64_t>(rows * cores, (bytes / (width * 4)) / (rows * cores) * (rows * cores)));
-  Buffer<float> data(width, total_rows), out(width, total_rows);
-  data.fill(1.0f);
-  out.fill(0.0f);
-  in.set(data);
-  const double s = time_best([&] { cp.realize(out, target); }, repeats, cores);
-  return 2.0 * double(width) * total_rows * 4 / s;
+  return copy_rate(cp, in, bytes, rows * cores, cores, target, repeats);
 }
 
 // Per parallel loop and per task overheads: a tiny body in `tasks` parallel iterations vs
