@@ -857,6 +857,11 @@ class Evaluator {
     if (!ext.empty())
       for (const auto& [buffer, box] : root_boxes(f, stage, band_lengths(ch, ext, true))) row_streams += box.rows;
     const double dram_share = m_.row_stream_share(row_streams);
+    std::map<std::pair<int, Where>, double> host_tiles;  // bytes_per_host_tile, once per tile kind
+    auto host_tile_bytes = [&](int h, Where level) {
+      auto it = host_tiles.find({h, level});
+      return it != host_tiles.end() ? it->second : host_tiles[{h, level}] = bytes_per_host_tile(h, level);
+    };
     auto bandwidth_of = [&](const Bandwidth& level) {
       const double bw = level.with_cores(cores, m_.cores);
       return &level == &m_.bandwidth.back() ? bw * dram_share : bw;
@@ -913,7 +918,7 @@ class Evaluator {
         total_bytes = root ? root_buffer_bytes(e->producer) : state_[p].buffer_bytes * m_.cores;
         resident_bytes = root ? std::max(total_bytes, streamed) : total_bytes;
         if (!root && state_[p].host >= 0)
-          resident_bytes = std::max(resident_bytes, bytes_per_host_tile(state_[p].host, state_[p].where) * m_.cores);
+          resident_bytes = std::max(resident_bytes, host_tile_bytes(state_[p].host, state_[p].where) * m_.cores);
       }
       c.footprint_bytes += bytes;
       const double bw = bandwidth_of(m_.level_for(resident_bytes));
