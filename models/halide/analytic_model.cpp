@@ -709,6 +709,27 @@ class Evaluator {
     }
   }
 
+  // Loads at data-dependent indices per point of stage (f, stage), through inlined Funcs
+  // (each evaluated once per distinct point its call sites read: Halide's CSE).
+  double gathers_per_point(int f, int stage, int depth) const {
+    const hb::FuncInfo& fi = kd_.funcs[f];
+    const hb::StageInfo* st = nullptr;
+    for (const hb::StageInfo& x : fi.stages)
+      if (x.index == stage) st = &x;
+    if (!st || depth > 32) return 0;
+    double n = 0;
+    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
+      if (e->producer == fi.name) continue;
+      const int p = e->producer_is_input ? -1 : find(e->producer);
+      if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline) {
+        n += inline_evals(*e, std::vector<double>(st->loops.size(), 1.0)) * gathers_per_point(p, 0, depth + 1);
+      } else if (std::any_of(e->footprint.begin(), e->footprint.end(), [](const hb::AccessDim& a) { return !a.affine; })) {
+        n += e->calls;
+      }
+    }
+    return n;
+  }
+
   // Bytes of a root buffer (an input, or a Func computed at the root) by name.
   double root_buffer_bytes(const std::string& name) const {
     if (const hb::InputInfo* in = kd_.find_input(name)) {
@@ -935,6 +956,11 @@ class Evaluator {
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);
     load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
+    // A load at data-dependent indices in a vectorized loop is a gather: where plain code
+    // loads a vector, it loads lane by lane (unvectorized code already pays per lane).
+    const double gathered = ch.vectorize ? gathers_per_point(f, stage, 0) : 0;
+    if (gathered > 0)
+      load_s += c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.
     if (m_.column_walk.all_cores > 0 && !ext.empty()) {
       const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;

@@ -16,7 +16,8 @@
 //    (a root Func or an input streams from the level that holds every buffer a run streams
 //    through, the inputs and the root Funcs, since the pipeline touches all of them between
 //    two passes over one; a Func computed inside its consumer from L1/L2), loads served by
-//    L1, and bytes written; at the bandwidth
+//    L1 (gathers, data-dependent loads in vectorized code, lane by lane at the calibrated
+//    gather rate), and bytes written; at the bandwidth
 //    measured for that level with the cores in use; an access whose stride along the
 //    loop innermost in the emitted order (the vectorized innermost pure loop when
 //    vectorized: RDom loops run outside the inner band) is at least a cache line loads a whole

@@ -220,6 +220,36 @@ double register_tile_rate(int accumulators, int cores, const Target& target, con
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
 }
 
+// Gathers: a vectorized lookup in a table held in L1 at data-dependent indices (a tone
+// curve, a histogram's LUT). SIMD loads at arbitrary indices issue one load per lane (AVX2's
+// gather is microcoded), so they run far below the contiguous load rate. Returns lanes
+// gathered per second per core.
+double gather_rate(int cores, const Target& target, const CalibrationOptions& o) {
+  const int lanes = target.natural_vector_size(Int(32)), table = 1024, lookups = 8;
+  Var x("x"), y("y"), i("i");
+  Func lut("calib_lut"), f("calib_gather");
+  lut(i) = i * 7 + 3;
+  Expr v = 0;
+  for (int k = 0; k < lookups; ++k)  // independent lookups, as a tone curve per channel
+    v = v ^ lut(unsafe_promise_clamped((x * 37 + y * 11 + k * 97) & (table - 1), 0, table - 1));
+  f(x, y) = v;
+  lut.compute_root();
+  f.vectorize(x, lanes).parallel(y, 8);
+  f.compile_jit(target);
+  int rows = cores * 64;
+  const double target_s = o.target_ms * 1e-3;
+  for (int iter = 0; iter < 8; ++iter) {
+    Buffer<int> out(1024, rows);
+    const double elapsed = seconds_of([&] { f.realize(out, target); });
+    if (elapsed >= target_s * 0.5) break;
+    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), 1 << 20));
+    rows -= rows % (8 * cores);
+  }
+  Buffer<int> out(1024, rows);
+  const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
+  return 1024.0 * rows * lookups / s / cores;
+}
+
 // Streaming reads: each core sums its own chunk of `chunk_bytes` (rows of 64 floats),
 // `passes` times. Returns bytes read per second over the active cores.
 struct ReadKernel {
@@ -405,6 +435,9 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     log("register tile of " + std::to_string(acc) + " vectors Gops/s/core: f32 " +
         std::to_string(m.register_tile.back().float32 * 1e-9));
   }
+
+  m.gather_lanes_per_s = gather_rate(m.cores, target, o);
+  log("gathered lanes G/s/core: " + std::to_string(m.gather_lanes_per_s * 1e-9));
 
   ReadKernel rk(target);
   struct Level {

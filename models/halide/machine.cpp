@@ -208,6 +208,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"unvectorized_ops_per_s_per_core", m.unvectorized},
                      {"vector_ops_per_s_per_core", m.vector},
                      {"register_tile_ops_per_s_per_core", m.register_tile},
+                     {"gather_lanes_per_s_per_core", m.gather_lanes_per_s},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
                      {"row_streams_copy_bytes_per_s", m.row_streams},
@@ -241,6 +242,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("unvectorized_ops_per_s_per_core").get_to(m.unvectorized);
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
   j.at("register_tile_ops_per_s_per_core").get_to(m.register_tile);
+  j.at("gather_lanes_per_s_per_core").get_to(m.gather_lanes_per_s);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
   j.at("row_streams_copy_bytes_per_s").get_to(m.row_streams);
@@ -297,6 +299,7 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(t->int16, std::string(name) + " int16 throughput");
     positive(t->int8, std::string(name) + " int8 throughput");
   }
+  positive(m.gather_lanes_per_s, "gather rate");
   if (m.register_tile.empty()) p.push_back("no register tile throughput");
   for (size_t i = 0; i < m.register_tile.size(); ++i) {
     positive(m.register_tile[i].float32, "register tile float32 throughput");

@@ -77,6 +77,7 @@ TEST(Machine, JsonRoundTrip) {
   m.unvectorized = {5e9, 6e9, 7e9, 8e9};
   m.vector = {1e10, 2e10, 3e10, 4e10};
   m.register_tile = {{1, 1.5e10}, {4, 4.5e10}, {8, 6e10}};
+  m.gather_lanes_per_s = 2e9;
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
@@ -376,6 +377,33 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   // registers, too many.
   EXPECT_NEAR(update_cost("16", "4").loads_per_point, 1.0 / 4 + 1.0 / 2 + 1.0 / 512, 1e-9);
   EXPECT_NEAR(update_cost("32", "8").loads_per_point, 3.0, 1e-9);
+}
+
+// camera_pipe's tone curve is a table lookup (a data-dependent index). With `curved` inlined
+// into the vectorized output, each output point looks the table up once per distinct point
+// its sharpening reads (5), lane by lane; with `curved` at the root, once.
+TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
+  const hb::App* app = candor::apps::find_app("camera_pipe");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  auto output_load_s = [&](const std::string& curved) {
+    std::optional<candor::Candidate> c = space.root();
+    double load = -1;
+    if (!c || !pin(space, *c, "location(curved)", curved) || !pin(space, *c, "location(sharpen_blur)", "INLINE") ||
+        !pin(space, *c, "vectorize(camera_pipe)", "YES"))
+      return load;
+    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
+      if (s.func == "camera_pipe") load = s.load_s;
+    return load;
+  };
+  const double inlined = output_load_s("INLINE"), root = output_load_s("ROOT");
+  ASSERT_GE(root, 0.0);
+  ASSERT_GE(inlined, 0.0);
+  const double points = 512.0 * 512 * 3;
+  // Four more lookups per point, at the calibrated gather rate on at most every core.
+  EXPECT_GT(inlined - root, 4 * points / (machine().gather_lanes_per_s * machine().cores));
 }
 
 // A Func computed per tile into a buffer of constant size up to 16 KiB lives on Halide's
