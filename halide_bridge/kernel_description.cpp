@@ -9,6 +9,10 @@ namespace candor::halide_bridge {
 
 namespace HI = Halide::Internal;
 
+bool Edge::data_dependent() const {
+  return std::any_of(footprint.begin(), footprint.end(), [](const AccessDim& a) { return !a.affine; });
+}
+
 int64_t StageInfo::points() const {
   int64_t n = 1;
   for (const LoopInfo& l : loops) n *= l.extent;
@@ -459,7 +463,7 @@ class Describer {
           unite(required_[callee], edge.required);
           if (!edge.producer_is_input) consumers_of_[edge.producer].insert(info.name);
         }
-        for (const AccessDim& a : edge.footprint) st.non_affine_addresses |= !a.affine;
+        st.non_affine_addresses |= edge.data_dependent();
         kd_.edges.push_back(edge);
       }
       if (s > 0)

@@ -58,6 +58,8 @@ struct Edge {
   int calls = 0;           // call sites per consumer point
   std::vector<AccessDim> footprint;  // per producer dimension
   std::vector<Range> required;       // producer region read over the whole consumer stage
+  // Some producer coordinate it reads is not affine in the consumer's loops (a lookup).
+  bool data_dependent() const;
 };
 
 struct StageInfo {

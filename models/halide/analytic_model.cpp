@@ -179,6 +179,12 @@ class Evaluator {
     auto it = index_.find(name);
     return it == index_.end() ? -1 : it->second;
   }
+  // Stage `stage` (0: pure, k: update k-1) of Func f, or null.
+  const hb::StageInfo* stage_info(int f, int stage) const {
+    for (const hb::StageInfo& st : kd_.funcs[f].stages)
+      if (st.index == stage) return &st;
+    return nullptr;
+  }
 
   // ---- footprints ------------------------------------------------------------------------
 
@@ -531,9 +537,7 @@ class Evaluator {
     for (const hb::Edge* e : kd_.edges_from(kd_.funcs[i].name)) {
       const int c = find(e->consumer);
       if (c < 0 || !state_[c].resolved) continue;
-      const hb::StageInfo* cst = nullptr;
-      for (const hb::StageInfo& x : kd_.funcs[c].stages)
-        if (x.index == e->consumer_stage) cst = &x;
+      const hb::StageInfo* cst = stage_info(c, e->consumer_stage);
       const double per = cst ? inline_evals(*e, std::vector<double>(cst->loops.size(), 1.0)) : e->calls;
       const double evals = evaluations(c, e->consumer_stage) * per;
       t += evals * compute_seconds_per_point(ops, c, e->consumer_stage);
@@ -713,9 +717,7 @@ class Evaluator {
   // (each evaluated once per distinct point its call sites read: Halide's CSE).
   double gathers_per_point(int f, int stage, int depth) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
-    const hb::StageInfo* st = nullptr;
-    for (const hb::StageInfo& x : fi.stages)
-      if (x.index == stage) st = &x;
+    const hb::StageInfo* st = stage_info(f, stage);
     if (!st || depth > 32) return 0;
     double n = 0;
     for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
@@ -723,7 +725,7 @@ class Evaluator {
       const int p = e->producer_is_input ? -1 : find(e->producer);
       if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline) {
         n += inline_evals(*e, std::vector<double>(st->loops.size(), 1.0)) * gathers_per_point(p, 0, depth + 1);
-      } else if (std::any_of(e->footprint.begin(), e->footprint.end(), [](const hb::AccessDim& a) { return !a.affine; })) {
+      } else if (e->data_dependent()) {
         n += e->calls;
       }
     }
@@ -785,9 +787,7 @@ class Evaluator {
       for (size_t d = 0; d < w.size(); ++d) b[d] = std::max(b[d], w[d]);
     };
     const hb::FuncInfo& fi = kd_.funcs[f];
-    const hb::StageInfo* st = nullptr;
-    for (const hb::StageInfo& x : fi.stages)
-      if (x.index == stage) st = &x;
+    const hb::StageInfo* st = stage_info(f, stage);
     if (state_[f].where == Where::Root && st) {
       std::vector<double> w(fi.args.size(), 1.0);
       for (size_t i = 0; i < st->loops.size() && i < len.size(); ++i)
@@ -864,8 +864,7 @@ class Evaluator {
     stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0);
     std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
     for (const auto& [t, n] : ops) c.ops_per_point += n;
-    // A register tile loads and stores its accumulators once per reduction, and a read that
-    // does not move along the unrolled loop once per unrolled tile.
+    // Accumulators an update keeps in registers (0: no register tile).
     const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
     const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
     c.compute_s = c.points_computed / c.vector_efficiency *
@@ -894,6 +893,8 @@ class Evaluator {
     std::vector<double> unit(ext.size(), 0.0);
     if (!unit.empty()) unit[ch.innermost] = 1;
     const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
+    // A register tile loads and stores its accumulators once per reduction, and a read that
+    // does not move along one of its loops once for all that loop's steps.
     double reduction_trips = 1;
     for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
       if (!st.loops[i].is_pure) reduction_trips *= ext[i];

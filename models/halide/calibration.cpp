@@ -153,6 +153,18 @@ ArithKernel int_kernel(Type t, int steps) {
   return k;
 }
 
+// The row count (a multiple of `granule`, at most `max_rows`) at which one run of `run(rows)`,
+// starting from `rows`, lasts about `target_s`: doubled at least, up to 8 times.
+int rows_lasting(double target_s, int rows, int granule, int max_rows, const std::function<void(int)>& run) {
+  for (int iter = 0; iter < 8; ++iter) {
+    const double elapsed = seconds_of([&] { run(rows); });
+    if (elapsed >= target_s * 0.5) break;
+    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), max_rows));
+    rows = std::max(granule, rows - rows % granule);
+  }
+  return rows;
+}
+
 // Operations per second per core of `k`, vectorized by `lanes` (0: not vectorized by
 // Halide), in parallel over rows on every core. Unvectorized kernels compute rows one point
 // wide: LLVM auto-vectorizes Halide's unvectorized loops over x when it can, and a
@@ -167,16 +179,10 @@ double arith_rate(ArithKernel k, Type t, int lanes, bool scalar_rows, int cores,
   k.f.parallel(y, 8);
   k.f.compile_jit(target);
   const int width = scalar_rows ? 1 : 1024;
-  int rows = cores * 4;
-  double elapsed = 0;
-  const double target_s = o.target_ms * 1e-3;
-  for (int iter = 0; iter < 8; ++iter) {
-    Buffer<> out(t, width, rows);
-    elapsed = seconds_of([&] { k.f.realize(out, target); });
-    if (elapsed >= target_s * 0.5) break;
-    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), 1 << 20));
-    rows = std::max(cores, rows - rows % cores);
-  }
+  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 4, cores, 1 << 20, [&](int n) {
+    Buffer<> out(t, width, n);
+    k.f.realize(out, target);
+  });
   Buffer<> out(t, width, rows);
   const double s = time_best([&] { k.f.realize(out, target); }, o.repeats, cores);
   return double(width) * rows * k.ops_per_point / s / cores;
@@ -206,15 +212,11 @@ double register_tile_rate(int accumulators, int cores, const Target& target, con
   sum.compute_at(f, y).vectorize(c).unroll(x);
   sum.update().reorder(c, x, r, y).vectorize(c).unroll(x);
   f.compile_jit(target);
-  int rows = cores * 64;
-  const double target_s = o.target_ms * 1e-3;
-  for (int iter = 0; iter < 8; ++iter) {
-    Buffer<float> out(lanes, accumulators, rows);
-    const double elapsed = seconds_of([&] { f.realize(out, target); });
-    if (elapsed >= target_s * 0.5) break;
-    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), 1 << 22));
-    rows -= rows % (8 * cores);  // whole parallel tasks: updates round their splits up
-  }
+  // Whole parallel tasks: updates round their splits up.
+  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 22, [&](int n) {
+    Buffer<float> out(lanes, accumulators, n);
+    f.realize(out, target);
+  });
   Buffer<float> out(lanes, accumulators, rows);
   const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
@@ -236,15 +238,10 @@ double gather_rate(int cores, const Target& target, const CalibrationOptions& o)
   lut.compute_root();
   f.vectorize(x, lanes).parallel(y, 8);
   f.compile_jit(target);
-  int rows = cores * 64;
-  const double target_s = o.target_ms * 1e-3;
-  for (int iter = 0; iter < 8; ++iter) {
-    Buffer<int> out(1024, rows);
-    const double elapsed = seconds_of([&] { f.realize(out, target); });
-    if (elapsed >= target_s * 0.5) break;
-    rows = int(std::min<double>(rows * std::max(2.0, target_s / std::max(elapsed, 1e-6)), 1 << 20));
-    rows -= rows % (8 * cores);
-  }
+  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
+    Buffer<int> out(1024, n);
+    f.realize(out, target);
+  });
   Buffer<int> out(1024, rows);
   const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
   return 1024.0 * rows * lookups / s / cores;

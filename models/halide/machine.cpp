@@ -86,35 +86,51 @@ int64_t MachineDescription::capacity(const std::string& level) const {
   return INT64_MAX;
 }
 
+namespace {
+
+// A calibrated table (ascending keys): its value at `x`, interpolated linearly between
+// entries, the nearest end's beyond them. `key` and `value` read an entry.
+template <class Entry, class Key, class Value>
+double interpolate(const std::vector<Entry>& table, double x, Key key, Value value) {
+  if (x <= key(table.front())) return value(table.front());
+  for (size_t i = 1; i < table.size(); ++i) {
+    const Entry &lo = table[i - 1], &hi = table[i];
+    if (x <= key(hi)) return value(lo) + (value(hi) - value(lo)) * (x - key(lo)) / (key(hi) - key(lo));
+  }
+  return value(table.back());
+}
+
+// Problems of a calibrated table: missing, a value not positive, keys not ascending.
+template <class Entry, class Key, class Value>
+void check_table(const std::vector<Entry>& table, Key key, Value value, const std::string& what,
+                 std::vector<std::string>& problems) {
+  if (table.empty()) problems.push_back("no " + what);
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (!(value(table[i]) > 0) || !std::isfinite(value(table[i]))) problems.push_back(what + " is not a positive number");
+    if (key(table[i]) < 1 || (i > 0 && key(table[i]) <= key(table[i - 1])))
+      problems.push_back(what + ": sizes are not ascending positive numbers");
+  }
+}
+
+double rows_of(const RowStreamRate& r) { return r.rows; }
+double bytes_per_s_of(const RowStreamRate& r) { return r.bytes_per_s; }
+double accumulators_of(const RegisterTileRate& r) { return r.accumulators; }
+double float32_of(const RegisterTileRate& r) { return r.float32; }
+
+}  // namespace
+
 double MachineDescription::row_stream_share(double streams) const {
   if (row_streams.empty()) return 1;
   double best = 0;
   for (const RowStreamRate& r : row_streams) best = std::max(best, r.bytes_per_s);
-  const double rows = streams / 2;  // the calibration's rows are read and written
-  double rate = row_streams.back().bytes_per_s;
-  if (rows <= row_streams.front().rows) {
-    rate = row_streams.front().bytes_per_s;
-  } else {
-    for (size_t i = 1; i < row_streams.size(); ++i) {
-      const RowStreamRate &lo = row_streams[i - 1], &hi = row_streams[i];
-      if (rows <= hi.rows) {
-        rate = lo.bytes_per_s + (hi.bytes_per_s - lo.bytes_per_s) * (rows - lo.rows) / (hi.rows - lo.rows);
-        break;
-      }
-    }
-  }
+  // The calibration's rows are read and written: two streams each.
+  const double rate = interpolate(row_streams, streams / 2, rows_of, bytes_per_s_of);
   return best > 0 ? rate / best : 1;
 }
 
 double MachineDescription::register_tile_rate(double vectors) const {
   if (register_tile.empty()) return vector.float32;
-  if (vectors <= register_tile.front().accumulators) return register_tile.front().float32;
-  for (size_t i = 1; i < register_tile.size(); ++i) {
-    const RegisterTileRate &lo = register_tile[i - 1], &hi = register_tile[i];
-    if (vectors <= hi.accumulators)
-      return lo.float32 + (hi.float32 - lo.float32) * (vectors - lo.accumulators) / (hi.accumulators - lo.accumulators);
-  }
-  return register_tile.back().float32;
+  return interpolate(register_tile, vectors, accumulators_of, float32_of);
 }
 
 const Bandwidth& MachineDescription::level_for(double bytes) const {
@@ -300,18 +316,8 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(t->int8, std::string(name) + " int8 throughput");
   }
   positive(m.gather_lanes_per_s, "gather rate");
-  if (m.register_tile.empty()) p.push_back("no register tile throughput");
-  for (size_t i = 0; i < m.register_tile.size(); ++i) {
-    positive(m.register_tile[i].float32, "register tile float32 throughput");
-    if (m.register_tile[i].accumulators < 1 || (i > 0 && m.register_tile[i].accumulators <= m.register_tile[i - 1].accumulators))
-      p.push_back("register tile sizes are not ascending positive numbers");
-  }
-  if (m.row_streams.empty()) p.push_back("no row stream bandwidths");
-  for (size_t i = 0; i < m.row_streams.size(); ++i) {
-    positive(m.row_streams[i].bytes_per_s, "row stream bandwidth");
-    if (m.row_streams[i].rows < 1 || (i > 0 && m.row_streams[i].rows <= m.row_streams[i - 1].rows))
-      p.push_back("row stream counts are not ascending positive numbers");
-  }
+  check_table(m.register_tile, accumulators_of, float32_of, "register tile float32 throughput", p);
+  check_table(m.row_streams, rows_of, bytes_per_s_of, "row stream bandwidth", p);
   if (m.bandwidth.size() != 4) p.push_back("expected 4 bandwidth levels (L1, L2, L3, DRAM)");
   for (const Bandwidth& b : m.bandwidth) {
     positive(b.all_cores, b.level + " bandwidth (all cores)");

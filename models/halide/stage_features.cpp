@@ -50,14 +50,13 @@ double product(const std::vector<double>& v) {
 // Access pattern of one edge (one class per load, the first that applies).
 F classify(const hb::Edge& e, const hb::StageInfo& st) {
   if (e.producer == e.consumer) return F::loads_self;
-  bool affine = true, strided = false, wide = false;
+  if (e.data_dependent()) return F::loads_data_dependent;
+  bool strided = false, wide = false;
   for (const hb::AccessDim& a : e.footprint) {
-    affine = affine && a.affine;
     wide = wide || a.width() > 1;
     for (const hb::Rational& c : a.coeffs)
       if (!(c.num == 0 || (c.den == 1 && (c.num == 1 || c.num == -1)))) strided = true;
   }
-  if (!affine) return F::loads_data_dependent;
   if (strided) return F::loads_strided;
   auto moves = [&](size_t dim, size_t loop) {
     return dim < e.footprint.size() && loop < e.footprint[dim].coeffs.size() && e.footprint[dim].coeffs[loop].num != 0;
