@@ -185,47 +185,75 @@ Comparison compare_outputs(const Outputs& got, const Outputs& reference, const T
   return all;
 }
 
-EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
-                             const RunOptions& options) {
-  EvalResult r;
-  Halide::Pipeline p = inst.pipeline();
+namespace {
+
+// A compiled pipeline whose output matched the reference, ready to be timed.
+struct Prepared {
+  Halide::Pipeline pipeline;
   Outputs out;
+};
+
+// Compiles and verifies; fills r's compile time, or its failed step and error.
+bool prepare(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
+             const RunOptions& options, Prepared& prepared, EvalResult& r) {
+  prepared.pipeline = inst.pipeline();
   try {
-    out = make_outputs(inst);
+    prepared.out = make_outputs(inst);
   } catch (const BridgeError& e) {
     r.failed_step = "run";
     r.error = e.what();
-    return r;
+    return false;
   }
   try {
     const auto t0 = Clock::now();
-    p.compile_jit(target);
+    prepared.pipeline.compile_jit(target);
     r.compile_ms = ms_since(t0);
   } catch (const Halide::Error& e) {
     r.failed_step = "compile";
     r.error = halide_message(e);
-    return r;
+    return false;
   }
   try {
     set_jit_threads(options.threads, target);
-    run_into(p, out, target);
-    Comparison c = compare_outputs(out, reference, options.tolerance);
+    run_into(prepared.pipeline, prepared.out, target);
+    Comparison c = compare_outputs(prepared.out, reference, options.tolerance);
     if (!c.ok) {
       r.failed_step = "verify";
       r.error = c.message;
-      return r;
+      return false;
     }
-    for (int i = 0; i < options.warmup_runs; ++i) run_into(p, out, target);
-    for (int i = 0; i < options.timed_runs; ++i) {
-      const auto t0 = Clock::now();
-      run_into(p, out, target);
-      r.run_ms.push_back(ms_since(t0));
-    }
+    for (int i = 0; i < options.warmup_runs; ++i) run_into(prepared.pipeline, prepared.out, target);
   } catch (const Halide::Error& e) {
     r.failed_step = "run";
     r.error = halide_message(e);
-    return r;
+    return false;
   }
+  return true;
+}
+
+// One timed run; false (with r's failed step) when Halide fails.
+bool timed_run(Prepared& prepared, const Halide::Target& target, EvalResult& r) {
+  try {
+    const auto t0 = Clock::now();
+    run_into(prepared.pipeline, prepared.out, target);
+    r.run_ms.push_back(ms_since(t0));
+  } catch (const Halide::Error& e) {
+    r.failed_step = "run";
+    r.error = halide_message(e);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
+                             const RunOptions& options) {
+  EvalResult r;
+  Prepared prepared;
+  if (!prepare(inst, reference, target, options, prepared, r)) return r;
+  for (int i = 0; i < options.timed_runs; ++i)
+    if (!timed_run(prepared, target, r)) return r;
   r.median_ms = median(r.run_ms);
   r.ok = true;
   return r;
@@ -262,6 +290,38 @@ EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const Ker
   EvalResult r;
   if (!scheduled_instance(app, schedule, kd, target, inst, r.failed_step, r.error)) return r;
   return evaluate_instance(inst, reference, target, options);
+}
+
+std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<Schedule>& schedules,
+                                             const KernelDescription& kd, const Outputs& reference,
+                                             const Halide::Target& target, const RunOptions& options) {
+  std::vector<EvalResult> results(schedules.size());
+  std::vector<Prepared> prepared(schedules.size());
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    AppInstance inst;
+    if (scheduled_instance(app, schedules[i], kd, target, inst, results[i].failed_step, results[i].error) &&
+        prepare(inst, reference, target, options, prepared[i], results[i]))
+      ready.push_back(i);
+  }
+  for (int round = 0; round < options.timed_runs; ++round) {
+    std::vector<size_t> still;
+    for (size_t i : ready)
+      if (timed_run(prepared[i], target, results[i])) still.push_back(i);
+    ready = std::move(still);
+  }
+  for (size_t i : ready) {
+    results[i].median_ms = median(results[i].run_ms);
+    results[i].ok = true;
+  }
+  if (!results.empty() && results[0].ok) {
+    for (size_t i : ready) {
+      std::vector<double> ratios;
+      for (size_t k = 0; k < results[i].run_ms.size(); ++k) ratios.push_back(results[i].run_ms[k] / results[0].run_ms[k]);
+      results[i].ratio_to_first = median(ratios);
+    }
+  }
+  return results;
 }
 
 AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir) {

@@ -61,6 +61,9 @@ struct EvalResult {
   double compile_ms = 0;
   double median_ms = 0;
   std::vector<double> run_ms;
+  // evaluate_interleaved: the median over rounds of this run's time over the first
+  // schedule's in the same round (0 when the first failed).
+  double ratio_to_first = 0;
 };
 
 // Validates and applies `schedule` to a fresh instance of `app`, JIT-compiles it, checks
@@ -68,6 +71,14 @@ struct EvalResult {
 EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const KernelDescription& kd,
                              const Outputs& reference, const Halide::Target& target,
                              const RunOptions& options = {});
+
+// Several schedules of one app benchmarked side by side: each is validated, compiled and
+// verified first, then all are timed in rounds, one run of each per round, so that a drift of
+// a shared machine (a neighbour's load comes and goes within a second) hits them alike. A
+// schedule that fails is left out of the rounds.
+std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<Schedule>& schedules,
+                                             const KernelDescription& kd, const Outputs& reference,
+                                             const Halide::Target& target, const RunOptions& options = {});
 
 // Same, for an instance that is already scheduled (e.g. by apply_expert_schedule).
 EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,

@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <deque>
+#include <set>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "child_process.h"
@@ -15,31 +19,49 @@
 namespace candor::scheduler {
 namespace {
 
-std::optional<Measurement> from_journal(const std::string& path, const std::string& key) {
+Measurement measurement_from_json(const nlohmann::json& j) {
+  Measurement m;
+  m.ok = j.value("ok", false);
+  m.failure = j.value("failure", "");
+  m.runtime_ms = j.value("runtime_ms", 0.0);
+  m.ratio_to_first = j.value("ratio_to_first", 0.0);
+  m.wall_seconds = j.value("wall_seconds", 0.0);
+  return m;
+}
+
+nlohmann::json measurement_to_json(const Measurement& m) {
+  return {{"ok", m.ok}, {"failure", m.failure}, {"runtime_ms", m.runtime_ms}, {"ratio_to_first", m.ratio_to_first}};
+}
+
+// The last record of `key`: one measurement per schedule measured together.
+std::optional<std::vector<Measurement>> from_journal(const std::string& path, const std::string& key) {
   std::ifstream in(path);
   std::string line;
-  std::optional<Measurement> found;
+  std::optional<std::vector<Measurement>> found;
   while (std::getline(in, line)) {
     nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
     // A line cut short by a crash of the writer is not valid JSON: skip it.
     if (record.is_discarded() || record.value("key", "") != key) continue;
-    Measurement m;
-    m.ok = record.value("ok", false);
-    m.failure = record.value("failure", "");
-    m.runtime_ms = record.value("runtime_ms", 0.0);
-    m.wall_seconds = record.value("wall_seconds", 0.0);
-    m.from_journal = true;
-    found = m;
+    std::vector<Measurement> ms;
+    if (record.contains("results")) {
+      for (const nlohmann::json& r : record["results"]) ms.push_back(measurement_from_json(r));
+    } else {
+      ms.push_back(measurement_from_json(record));  // a journal of one schedule per record
+    }
+    for (Measurement& m : ms) {
+      m.wall_seconds = record.value("wall_seconds", 0.0) / ms.size();
+      m.from_journal = true;
+    }
+    found = ms;
   }
   return found;
 }
 
-void append_to_journal(const std::string& path, const std::string& key, const Measurement& m) {
-  nlohmann::json record = {{"key", key},
-                           {"ok", m.ok},
-                           {"failure", m.failure},
-                           {"runtime_ms", m.runtime_ms},
-                           {"wall_seconds", m.wall_seconds}};
+void append_to_journal(const std::string& path, const std::string& key, const std::vector<Measurement>& ms,
+                       double wall_seconds) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const Measurement& m : ms) results.push_back(measurement_to_json(m));
+  nlohmann::json record = {{"key", key}, {"results", results}, {"wall_seconds", wall_seconds}};
   // One write of one line: a crash leaves either the whole record or a torn last line.
   std::string line = record.dump() + "\n";
   std::FILE* f = std::fopen(path.c_str(), "a");
@@ -50,6 +72,12 @@ void append_to_journal(const std::string& path, const std::string& key, const Me
   std::fclose(f);
 }
 
+std::vector<Measurement> failed(size_t n, const std::string& failure) {
+  std::vector<Measurement> ms(n);
+  for (Measurement& m : ms) m.failure = failure;
+  return ms;
+}
+
 }  // namespace
 
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule) {
@@ -57,84 +85,168 @@ std::string measurement_key(const std::string& app, const halide_bridge::Schedul
   return app + ":" + std::to_string(std::hash<std::string>{}(j.dump()));
 }
 
-Measurement measure(const std::string& app, const halide_bridge::Schedule& schedule,
-                    const AutotuneOptions& options, int repeat) {
-  const std::string key = measurement_key(app, schedule) + (repeat > 0 ? ":repeat" + std::to_string(repeat) : "");
+std::vector<Measurement> measure_together(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                                          const AutotuneOptions& options, int repeat) {
+  std::string key = measurement_key(app, schedules.at(0));
+  for (size_t i = 1; i < schedules.size(); ++i) key += ":with:" + measurement_key(app, schedules[i]);
+  if (repeat > 0) key += ":repeat" + std::to_string(repeat);
   if (!options.journal.empty()) {
-    if (std::optional<Measurement> known = from_journal(options.journal, key)) return *known;
+    std::optional<std::vector<Measurement>> known = from_journal(options.journal, key);
+    if (known && known->size() == schedules.size()) return *known;
   }
-  char path[] = "/tmp/candor_schedule_XXXXXX";
+  char path[] = "/tmp/candor_schedules_XXXXXX";
   int fd = mkstemp(path);
-  if (fd < 0) return {false, "cannot write a temporary schedule file"};
-  nlohmann::json j = schedule;
-  std::string text = j.dump();
-  bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  if (fd < 0) return failed(schedules.size(), "cannot write a temporary schedule file");
+  std::string text;
+  for (const halide_bridge::Schedule& s : schedules) text += nlohmann::json(s).dump() + "\n";
+  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   close(fd);
-  Measurement m;
+  std::vector<Measurement> ms;
+  double wall_seconds = 0;
   if (!written) {
-    m.failure = "cannot write a temporary schedule file";
+    ms = failed(schedules.size(), "cannot write a temporary schedule file");
   } else {
-    ChildResult child = run_child({options.worker, "measure", app, "--schedule", path, "--json",
-                                   "--threads", std::to_string(options.threads), "--runs",
-                                   std::to_string(options.timed_runs)},
-                                  options.timeout_seconds);
-    m.wall_seconds = child.seconds;
-    nlohmann::json out = nlohmann::json::parse(child.output, nullptr, false);
+    std::vector<std::string> argv = {options.worker, "measure", app, "--schedules", path, "--json", "--threads",
+                                     std::to_string(options.threads), "--runs", std::to_string(options.timed_runs)};
+    if (schedules.size() > 1) argv.push_back("--interleave");
+    ChildResult child = run_child(argv, options.timeout_seconds * schedules.size());
+    wall_seconds = child.seconds;
+    std::istringstream lines(child.output);
+    std::vector<nlohmann::json> outs;
+    for (std::string line; std::getline(lines, line);) {
+      nlohmann::json out = nlohmann::json::parse(line, nullptr, false);
+      if (!out.is_discarded()) outs.push_back(out);
+    }
     if (child.timed_out) {
-      m.failure = "timeout";
+      ms = failed(schedules.size(), "timeout");
     } else if (child.crashed) {
-      m.failure = "crash";
-    } else if (out.is_discarded()) {
-      m.failure = "the measuring process printed no result (exit status " + std::to_string(child.exit_status) + ")";
+      ms = failed(schedules.size(), "crash");
+    } else if (outs.size() != schedules.size()) {
+      ms = failed(schedules.size(), "the measuring process printed " + std::to_string(outs.size()) + " results for " +
+                                        std::to_string(schedules.size()) + " schedules (exit status " +
+                                        std::to_string(child.exit_status) + ")");
     } else {
-      m.ok = out.value("verified", false);
-      m.runtime_ms = out.value("runtime_ms", 0.0);
-      if (!m.ok) m.failure = out.value("failed_step", "") + ": " + out.value("error", "");
+      for (const nlohmann::json& out : outs) {
+        Measurement m;
+        m.ok = out.value("verified", false);
+        m.runtime_ms = out.value("runtime_ms", 0.0);
+        m.ratio_to_first = out.value("ratio_to_first", m.ok ? 1.0 : 0.0);
+        if (!m.ok) m.failure = out.value("failed_step", "") + ": " + out.value("error", "");
+        ms.push_back(m);
+      }
     }
   }
+  for (Measurement& m : ms) m.wall_seconds = wall_seconds / schedules.size();
   std::remove(path);
-  if (!options.journal.empty()) append_to_journal(options.journal, key, m);
-  return m;
+  if (!options.journal.empty()) append_to_journal(options.journal, key, ms, wall_seconds);
+  return ms;
 }
 
-AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& given,
                         const AutotuneOptions& options, double seconds, int finalists, int confirmations,
-                        const AutotuneProgress& progress) {
+                        const AutotuneProgress& progress, const LocalSearch& local) {
   AutotuneResult out;
-  std::vector<std::vector<double>> runtimes(schedules.size());
-  double longest = 0;
-  auto run = [&](size_t i, int repeat) {
-    const Measurement m = measure(app, schedules[i], options, repeat);
-    out.seconds += m.wall_seconds;
-    longest = std::max(longest, m.wall_seconds);
-    if (progress) progress(i, repeat, m);
-    if (m.ok) runtimes[i].push_back(m.runtime_ms);
-    else if (repeat == 0) out.failures.emplace_back(i, m.failure);
+  std::vector<halide_bridge::Schedule> schedules = given;
+  // Per schedule: its first measurement's runtime, and its estimate on that scale (for a
+  // neighbour, its centre's estimate times their ratio); 0 when it failed or was not measured.
+  std::vector<double> measured_ms(schedules.size(), 0), estimate_ms(schedules.size(), 0);
+  std::set<std::string> measured_keys;
+  double longest = 0;  // per schedule measured (a process measuring two takes twice as long)
+  auto record = [&](const Measurement& m) { longest = std::max(longest, m.wall_seconds); };
+  // Wall time, proposing neighbours included.
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  // The first measurement of schedule i: alone, or side by side with schedule `beside`.
+  auto first_measurement = [&](size_t i, std::optional<size_t> beside) {
+    measured_keys.insert(measurement_key(app, schedules[i]));
+    const Measurement m = beside ? measure_together(app, {schedules[*beside], schedules[i]}, options).at(1)
+                                 : measure_together(app, {schedules[i]}, options).at(0);
+    record(m);
+    ++out.measured;
+    if (progress) progress(i, 0, m);
+    if (!m.ok) {
+      out.failures.emplace_back(i, m.failure);
+      return;
+    }
+    measured_ms[i] = m.runtime_ms;
+    estimate_ms[i] = beside ? estimate_ms[*beside] * m.ratio_to_first : m.runtime_ms;
   };
-  auto fits = [&](double more) { return seconds <= 0 || out.seconds + more <= seconds; };
-  const int reserve = std::max(0, finalists) * std::max(0, confirmations);
-  for (size_t i = 0; i < schedules.size(); ++i) {
+  auto fits = [&](double more) { return seconds <= 0 || elapsed() + more <= seconds; };
+  // Schedule measurements kept for the finalists' confirmations.
+  const int reserve = std::max(0, confirmations) * std::max(1, finalists);
+  const bool searching_locally = local.propose && seconds > 0;
+  for (size_t i = 0; i < given.size(); ++i) {
     if (i > 0 && !fits(longest * (1 + reserve))) break;
-    run(i, 0);
-    out.measured = i + 1;
+    if (i > 0 && searching_locally && elapsed() >= seconds * (1 - local.share)) break;
+    first_measurement(i, std::nullopt);
   }
-  std::vector<size_t> ranked;
-  for (size_t i = 0; i < out.measured; ++i)
-    if (!runtimes[i].empty()) ranked.push_back(i);
-  std::sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) { return runtimes[a][0] < runtimes[b][0]; });
-  if (ranked.size() > 1) {
-    ranked.resize(std::min<size_t>(ranked.size(), std::max(1, finalists)));
-    for (int r = 1; r <= confirmations; ++r)
-      for (size_t i : ranked)
-        if (fits(longest)) run(i, r);
-  }
-  for (size_t i : ranked) {
-    const double m = median(runtimes[i]);
-    if (out.chosen < 0 || m < out.runtime_ms) {
-      out.chosen = static_cast<int>(i);
-      out.runtime_ms = m;
+  auto measured_ok = [&]() {
+    std::vector<size_t> ok;
+    for (size_t i = 0; i < schedules.size(); ++i)
+      if (estimate_ms[i] > 0) ok.push_back(i);
+    std::sort(ok.begin(), ok.end(), [&](size_t a, size_t b) { return estimate_ms[a] < estimate_ms[b]; });
+    return ok;
+  };
+  if (searching_locally && !measured_ok().empty()) {
+    size_t centre = measured_ok().front();
+    std::deque<size_t> queue;
+    auto propose = [&]() {
+      queue.clear();
+      for (halide_bridge::Schedule& s : local.propose(centre)) {
+        queue.push_back(schedules.size());
+        schedules.push_back(std::move(s));
+        measured_ms.push_back(0);
+        estimate_ms.push_back(0);
+      }
+    };
+    propose();
+    while (!queue.empty() && fits(longest * (2 + reserve))) {
+      const size_t i = queue.front();
+      queue.pop_front();
+      if (measured_keys.count(measurement_key(app, schedules[i]))) continue;
+      first_measurement(i, centre);
+      ++out.proposed_measured;
+      if (estimate_ms[i] > 0 && estimate_ms[i] < estimate_ms[centre] * (1 - local.improvement)) {
+        centre = i;
+        ++out.centre_moves;
+        propose();
+      }
     }
   }
+  std::vector<size_t> ranked = measured_ok();
+  if (ranked.size() > static_cast<size_t>(std::max(1, finalists))) ranked.resize(std::max(1, finalists));
+  // Without confirmations: the best estimate, reported at its own measured runtime.
+  std::vector<std::vector<double>> ratios(ranked.size()), runtimes(ranked.size());
+  for (int r = 1; r <= confirmations && ranked.size() > 1; ++r) {
+    std::vector<halide_bridge::Schedule> together;
+    for (size_t i : ranked) together.push_back(schedules[i]);
+    if (!fits(longest * ranked.size())) break;
+    const std::vector<Measurement> ms = measure_together(app, together, options, r);
+    for (size_t k = 0; k < ms.size(); ++k) {
+      record(ms[k]);
+      if (progress) progress(ranked[k], r, ms[k]);
+      if (ms[k].ok && ms[0].ok) {
+        ratios[k].push_back(ms[k].ratio_to_first);
+        runtimes[k].push_back(ms[k].runtime_ms);
+      }
+    }
+  }
+  double best_ratio = 0;
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    if (ratios[0].empty()) {  // not confirmed: the order of the estimates decides
+      out.chosen = static_cast<int>(ranked[0]);
+      out.runtime_ms = measured_ms[ranked[0]];
+      break;
+    }
+    if (ratios[k].empty()) continue;
+    const double ratio = median(ratios[k]);
+    if (out.chosen < 0 || ratio < best_ratio) {
+      out.chosen = static_cast<int>(ranked[k]);
+      out.runtime_ms = median(runtimes[k]);
+      best_ratio = ratio;
+    }
+  }
+  out.seconds = elapsed();
   return out;
 }
 

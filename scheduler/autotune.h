@@ -1,8 +1,14 @@
 // Autotuning: the most promising schedules a search found are compiled, verified against
 // the reference and benchmarked, each in a child process with a time limit (a candidate that
-// crashes or hangs is recorded and skipped), and the best measured one wins. Every result is
+// crashes or hangs is recorded and skipped), then the neighbours of the fastest (a measured
+// local search, when the caller proposes them), and the best measured one wins. Every result is
 // appended to a journal (JSON lines) as soon as it is known, so an interrupted run resumes
 // without measuring anything twice.
+//
+// Comparisons that decide are measured side by side: a neighbour against its centre, the
+// finalists against each other, timed run by run in one process. On a shared machine one
+// schedule measured 4.1-5.8 ms in separate processes, while its ratio to another schedule
+// timed alongside stayed within 0.73-0.78.
 #pragma once
 
 #include <functional>
@@ -17,6 +23,7 @@ struct Measurement {
   bool ok = false;           // compiled, ran, matched the reference
   std::string failure;       // "timeout", "crash", or the step that failed and its message
   double runtime_ms = 0;     // median of the timed runs
+  double ratio_to_first = 0; // measured together: median over rounds of its time over the first's
   double wall_seconds = 0;   // of the whole measurement (compile included)
   bool from_journal = false;
 };
@@ -29,32 +36,49 @@ struct AutotuneOptions {
   int timed_runs = 5;
 };
 
-// Measures `schedule` for app `app` in a child process (`candor measure`), or returns the
-// journal's record of it. `repeat` > 0 names a further measurement in a fresh process (its
-// own journal record).
-Measurement measure(const std::string& app, const halide_bridge::Schedule& schedule,
-                    const AutotuneOptions& options, int repeat = 0);
+// Measures `schedules` of app `app` side by side in one child process (`candor measure
+// --interleave`; one schedule: alone), or returns the journal's record of them. `repeat` > 0
+// names a further measurement in a fresh process (its own journal record). A crash or a
+// timeout is every schedule's failure.
+std::vector<Measurement> measure_together(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                                          const AutotuneOptions& options, int repeat = 0);
 
 struct AutotuneResult {
-  int chosen = -1;          // index of the fastest schedule; -1: none compiled and matched
+  // Index of the fastest schedule among the given ones followed by every proposed one, in
+  // the order proposed; -1: none compiled and matched.
+  int chosen = -1;
   double runtime_ms = 0;    // its median over the processes that measured it
-  size_t measured = 0;      // schedules measured (in order, from the first)
-  double seconds = 0;       // wall time of all measurements
+  size_t measured = 0;      // schedules measured (given and proposed)
+  size_t proposed_measured = 0;  // of which proposed by the local search
+  int centre_moves = 0;     // times a measured neighbour beat the centre and replaced it
+  double seconds = 0;       // wall time (measurements and proposals)
   std::vector<std::pair<size_t, std::string>> failures;  // schedule index, failure
 };
 
 // Called after each measurement: the schedule's index, the repeat (0: first), the result.
 using AutotuneProgress = std::function<void(size_t, int, const Measurement&)>;
 
-// Measures `schedules` in order, starting no new one once the longest measurement so far
-// would overrun `seconds` (0: no limit; a measurement is never cut short, which would record
-// a false timeout), keeping time for the finalists: the `finalists` fastest are measured
+// The measured local search. Once the given schedules are measured or `1 - share` of the
+// seconds is spent, the fastest measured schedule is the centre and `propose(centre)` (an index
+// as in AutotuneResult::chosen) gives its neighbours, each measured side by side with the
+// centre, in the order proposed; one `improvement` (a fraction) faster than the centre becomes
+// the next centre. Runs only under a time limit.
+struct LocalSearch {
+  std::function<std::vector<halide_bridge::Schedule>(size_t centre)> propose;
+  double share = 0.5;
+  double improvement = 0.03;
+};
+
+// Measures `schedules` in order, then the local search's proposals, starting no new one once
+// the longest measurement so far would overrun `seconds` (0: no limit; a measurement is never
+// cut short, which would record a false timeout), keeping time for the finalists: the `finalists` fastest are measured
 // `confirmations` more times, each in a fresh process, and the lowest median wins. Some
 // runtimes depend on the process (buffer alignment: matmul measured 4.5 ms in some processes
 // and 9 ms in others), and a lucky measurement must repeat to win.
 AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
                         const AutotuneOptions& options, double seconds, int finalists = 3,
-                        int confirmations = 2, const AutotuneProgress& progress = {});
+                        int confirmations = 2, const AutotuneProgress& progress = {},
+                        const LocalSearch& local = {});
 
 // The key identifying (app, schedule) in journals.
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule);

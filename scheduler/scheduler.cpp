@@ -2,22 +2,16 @@
 
 #include <stdexcept>
 
-#include "cpu_objective.h"
 #include "engines.h"
-#include "halide_cpu_space.h"
+#include "neighbours.h"
 
 namespace candor::scheduler {
+namespace {
 
-ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
-                                const models::halide::MachineDescription& machine,
-                                const ScheduleRequest& request) {
-  std::unique_ptr<Search> search = make_search(request.search);
-  HalideCpuSpace space(kd);
-  CpuObjective objective(machine);
-  VarOrderBrancher brancher(space.decision_order());
+Candidate pinned_root(const HalideCpuSpace& space, const std::vector<std::pair<std::string, std::string>>& pins) {
   std::optional<Candidate> root = space.root();
   if (!root) throw std::runtime_error("the Halide CPU space has no schedule for this pipeline");
-  for (const auto& [choice, value] : request.pins) {
+  for (const auto& [choice, value] : pins) {
     const int var = space.var_named(choice);
     if (var < 0) throw std::invalid_argument("pin: the space has no choice '" + choice + "'");
     std::string allowed;
@@ -27,21 +21,48 @@ ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
       throw std::invalid_argument("pin: " + choice + "=" + value + " is not allowed (with the earlier pins) here; " +
                                   "allowed: " + allowed);
   }
+  return *root;
+}
 
-  SearchResult result = search->run(space, *root, objective, brancher, request.budget);
+}  // namespace
+
+KernelScheduler::KernelScheduler(const halide_bridge::KernelDescription& kd,
+                                 const models::halide::MachineDescription& machine,
+                                 const std::vector<std::pair<std::string, std::string>>& pins)
+    : space_(kd), objective_(machine), root_(pinned_root(space_, pins)) {}
+
+ScheduledCandidate KernelScheduler::scheduled(const Candidate& c, double predicted_seconds) const {
+  return {c, space_.to_schedule(c), predicted_seconds, objective_.lower_bound(space_, c),
+          objective_.explain(space_, c)};
+}
+
+ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget& budget) const {
+  std::unique_ptr<Search> search = make_search(engine);
+  VarOrderBrancher brancher(space_.decision_order());
+  SearchResult result = search->run(space_, root_, objective_, brancher, budget);
   if (!result.best) {
     throw std::runtime_error("search '" + search->name() +
                              "' found no complete schedule within its budget; raise the budget");
   }
   ScheduleOutcome out;
-  out.root_lower_bound_seconds = objective.lower_bound(space, *root);
+  out.root_lower_bound_seconds = objective_.lower_bound(space_, root_);
   out.stats = result.stats;
   out.optimal = result.optimal;
-  for (const auto& [cost, candidate] : result.top) {
-    out.candidates.push_back({space.to_schedule(candidate), cost, objective.lower_bound(space, candidate),
-                              objective.explain(space, candidate)});
-  }
+  for (const auto& [cost, candidate] : result.top) out.candidates.push_back(scheduled(candidate, cost));
   return out;
+}
+
+std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandidate& centre) const {
+  std::vector<ScheduledCandidate> out;
+  for (const Neighbour& n : candor::neighbours(space_, objective_, root_, centre.decisions, space_.decision_order()))
+    out.push_back(scheduled(n.candidate, n.cost));
+  return out;
+}
+
+ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
+                                const models::halide::MachineDescription& machine,
+                                const ScheduleRequest& request) {
+  return KernelScheduler(kd, machine, request.pins).search(request.search, request.budget);
 }
 
 }  // namespace candor::scheduler

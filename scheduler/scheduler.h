@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "cpu_objective.h"
 #include "halide_bridge/kernel_description.h"
 #include "halide_bridge/schedule.h"
+#include "halide_cpu_space.h"
 #include "models/halide/analytic_model.h"
 #include "models/halide/machine.h"
 #include "search.h"
@@ -23,6 +25,7 @@ struct ScheduleRequest {
 };
 
 struct ScheduledCandidate {
+  Candidate decisions;  // in the space of the KernelScheduler that made it
   halide_bridge::Schedule schedule;
   double predicted_seconds = 0;
   double lower_bound_seconds = 0;  // of this complete candidate
@@ -38,8 +41,33 @@ struct ScheduleOutcome {
   bool optimal = false;  // proved optimal for the model
 };
 
-// Throws std::invalid_argument for a bad search spec or pin, std::runtime_error when the
-// search found no complete schedule within its budget.
+// One pipeline's space, cost model and pins, kept for a search and then for the neighbours
+// that autotuning measures around the fastest schedule.
+class KernelScheduler {
+ public:
+  // Throws std::invalid_argument for a bad pin, std::runtime_error when the space has no
+  // schedule for the pipeline.
+  KernelScheduler(const halide_bridge::KernelDescription& kd, const models::halide::MachineDescription& machine,
+                  const std::vector<std::pair<std::string, std::string>>& pins);
+  KernelScheduler(const KernelScheduler&) = delete;
+  KernelScheduler& operator=(const KernelScheduler&) = delete;
+
+  // Throws std::invalid_argument for a bad search spec, std::runtime_error when the search
+  // found no complete schedule within its budget.
+  ScheduleOutcome search(const std::string& engine, const Budget& budget) const;
+  // The neighbours of a candidate this scheduler returned (one decision changed, the pins
+  // kept; see candor::neighbours), in the order to measure them.
+  std::vector<ScheduledCandidate> neighbours(const ScheduledCandidate& centre) const;
+
+ private:
+  ScheduledCandidate scheduled(const Candidate& c, double predicted_seconds) const;
+
+  HalideCpuSpace space_;
+  CpuObjective objective_;
+  Candidate root_;  // the pins applied
+};
+
+// A KernelScheduler's search with the request's pins, engine and budget.
 ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,
                                 const models::halide::MachineDescription& machine,
                                 const ScheduleRequest& request);

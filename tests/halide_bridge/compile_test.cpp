@@ -1,6 +1,7 @@
 // Compile, verify, benchmark; AOT for CUDA.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "compile.h"
@@ -107,6 +108,34 @@ TEST(Evaluate, HalideErrorsAreReportedNotThrown) {
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.failed_step, "validate");
   EXPECT_NE(r.error.find("unknown loop 'nope'"), std::string::npos) << r.error;
+}
+
+// Side by side: every schedule that compiles and verifies is timed once per round; one that
+// fails is reported and left out; ratios are taken round by round against the first.
+TEST(Interleaved, TimesSchedulesRoundByRoundAndLeavesFailuresOut) {
+  const App app = blur_app(256, 128);
+  const Halide::Target target = host_target();
+  const Outputs ref = reference_outputs(app, target);
+  const KernelDescription kd = describe_app(app.build(), target);
+  Schedule bad = root_schedule(kd);
+  bad.funcs["blur_y"].stages = {StageSchedule{{}, {}, {{"nope", LoopAnnotation::Parallel}}}};
+  RunOptions options;
+  options.timed_runs = 7;
+  const std::vector<EvalResult> r =
+      evaluate_interleaved(app, {root_schedule(kd), bad, random_cpu_schedule(kd, 5)}, kd, ref, target, options);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_FALSE(r[1].ok);
+  EXPECT_EQ(r[1].failed_step, "validate");
+  EXPECT_TRUE(r[1].run_ms.empty());
+  for (size_t i : {0, 2}) {
+    ASSERT_TRUE(r[i].ok) << r[i].failed_step << ": " << r[i].error;
+    ASSERT_EQ(r[i].run_ms.size(), 7u);
+  }
+  EXPECT_DOUBLE_EQ(r[0].ratio_to_first, 1.0);
+  std::vector<double> ratios;
+  for (size_t k = 0; k < 7; ++k) ratios.push_back(r[2].run_ms[k] / r[0].run_ms[k]);
+  std::sort(ratios.begin(), ratios.end());
+  EXPECT_DOUBLE_EQ(r[2].ratio_to_first, ratios[3]);
 }
 
 TEST(Aot, CudaCompileOfAValidGpuSchedule) {

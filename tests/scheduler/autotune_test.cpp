@@ -1,6 +1,8 @@
 // Autotuning against a stand-in for `candor measure` (a shell script): a crashing and a hanging
 // candidate are recorded and skipped, a runtime that only one process measured does not win
-// against one that repeats, and a rerun with the journal measures nothing again.
+// against one that repeats, a rerun with the journal measures nothing again, and the local
+// search moves to a neighbour measured faster than its centre side by side, and measures no
+// schedule twice.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -30,21 +32,29 @@ class Autotune : public ::testing::Test {
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("candor_autotune_test_" + std::to_string(getpid()));
     fs::create_directories(dir_);
-    // Arguments: measure APP --schedule FILE --json ... Every call is counted in calls.log.
-    // "lucky" measures 1 ms in its first process only, then 10 ms; "steady" always 2 ms.
+    // Arguments: measure APP --schedules FILE --json ... (one schedule a line; several are
+    // measured side by side). Every schedule measured is logged in calls.log. "lucky" measures
+    // 1 ms in its first process only, then 10 ms; "steady" always 2 ms.
     worker_ = (dir_ / "worker.sh").string();
     std::ofstream(worker_) << "#!/bin/sh\n"
                            << "log=" << (dir_ / "calls.log").string() << "\n"
-                           << "s=$(cat \"$4\")\n"
+                           << "first=\n"
+                           << "while IFS= read -r s || [ -n \"$s\" ]; do\n"
                            << "echo \"$s\" >> \"$log\"\n"
                            << "case \"$s\" in\n"
                            << "  *crash*) kill -SEGV $$ ;;\n"
                            << "  *hang*) sleep 30 ;;\n"
                            << "  *lucky*) n=$(grep -c lucky \"$log\"); "
                            << "if [ \"$n\" -eq 1 ]; then t=1.0; else t=10.0; fi ;;\n"
+                           << "  *fastest*) t=1.0 ;;\n"
+                           << "  *faster*) t=1.5 ;;\n"
+                           << "  *slow*) t=3.0 ;;\n"
                            << "  *) t=2.0 ;;\n"
                            << "esac\n"
-                           << "echo \"{\\\"verified\\\": true, \\\"runtime_ms\\\": $t}\"\n";
+                           << "[ -z \"$first\" ] && first=$t\n"
+                           << "r=$(awk \"BEGIN { print $t / $first }\")\n"
+                           << "echo \"{\\\"verified\\\": true, \\\"runtime_ms\\\": $t, \\\"ratio_to_first\\\": $r}\"\n"
+                           << "done < \"$4\"\n";
     fs::permissions(worker_, fs::perms::owner_all);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -96,6 +106,29 @@ TEST_F(Autotune, WithoutConfirmationsTheFirstMeasurementDecides) {
   EXPECT_EQ(r.chosen, 1);
   EXPECT_DOUBLE_EQ(r.runtime_ms, 1.0);
   EXPECT_EQ(calls(), 2);
+}
+
+TEST_F(Autotune, LocalSearchMovesToFasterNeighboursAndMeasuresNoScheduleTwice) {
+  // steady (2 ms) -> neighbours slow (3), faster (1.5) -> neighbours fastest (1), steady again.
+  std::vector<size_t> centres;
+  candor::scheduler::LocalSearch local;
+  local.propose = [&](size_t centre) -> std::vector<hb::Schedule> {
+    centres.push_back(centre);
+    if (centres.size() == 1) return {schedule_named("slow"), schedule_named("faster")};
+    if (centres.size() == 2) return {schedule_named("fastest"), schedule_named("steady")};
+    return {};
+  };
+  const AutotuneResult r =
+      candor::scheduler::autotune("app", {schedule_named("steady")}, options(), 60, 3, 0, {}, local);
+  // Indices: 0 steady (given), 1 slow, 2 faster, 3 fastest, 4 steady (not measured again).
+  EXPECT_EQ(centres, (std::vector<size_t>{0, 2, 3}));
+  EXPECT_EQ(r.chosen, 3);
+  EXPECT_DOUBLE_EQ(r.runtime_ms, 1.0);
+  EXPECT_EQ(r.measured, 4u);
+  EXPECT_EQ(r.proposed_measured, 3u);
+  EXPECT_EQ(r.centre_moves, 2);
+  // steady alone, then each neighbour side by side with its centre.
+  EXPECT_EQ(calls(), 1 + 3 * 2);
 }
 
 }  // namespace

@@ -53,6 +53,39 @@ TEST(SchedulerPins, PinnedDecisionsHoldAndBadPinsAreNamed) {
             std::string::npos);
 }
 
+// The neighbours autotuning measures around a schedule keep the pins, change the schedule,
+// and compile and match the reference.
+TEST(SchedulerNeighbours, KeepThePinsAndMatchTheReference) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  const hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  const candor::scheduler::KernelScheduler scheduler(kd, machine(), {{"location(gray)", "ROOT"}});
+  candor::Budget budget;
+  budget.max_expanded = 200;
+  const auto outcome = scheduler.search("greedy", budget);
+  ASSERT_FALSE(outcome.candidates.empty());
+  const auto& centre = outcome.candidates.front();
+  const std::vector<candor::scheduler::ScheduledCandidate> around = scheduler.neighbours(centre);
+  ASSERT_GT(around.size(), 5u);
+  const std::string centre_source = hb::print_schedule(centre.schedule, kd);
+  std::set<std::string> sources;
+  for (const auto& n : around) {
+    EXPECT_EQ(n.schedule.funcs.at("gray").compute.kind, hb::Location::Kind::Root);
+    sources.insert(hb::print_schedule(n.schedule, kd));
+  }
+  EXPECT_EQ(sources.count(centre_source), 0u);
+  EXPECT_GT(sources.size(), around.size() / 2);
+  const hb::Outputs reference = hb::reference_outputs(*app, target);
+  hb::RunOptions options;
+  options.warmup_runs = 0;
+  options.timed_runs = 1;
+  for (size_t i = 0; i < 3; ++i) {
+    const hb::EvalResult result = hb::evaluate_schedule(*app, around[i].schedule, kd, reference, target, options);
+    EXPECT_TRUE(result.ok) << "neighbour " << i << ": " << result.failed_step << ": " << result.error;
+  }
+}
+
 class SearchOnApps : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SearchOnApps, EverySearchReturnsAScheduleThatMatchesTheReference) {

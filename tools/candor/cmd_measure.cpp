@@ -2,7 +2,8 @@
 // instance of an app (or of a random pipeline, "random:SEED"), verifies it against the
 // reference, and benchmarks it. Autotuning and sample collection run it as a child process,
 // so a candidate that crashes or hangs takes only this process down; with
-// --reference-cache, the reference outputs are computed once per pipeline, not per schedule.
+// --reference-cache, the reference outputs are computed once per pipeline, not per schedule;
+// with --interleave, several schedules are timed side by side, run by run.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -26,6 +27,7 @@ struct MeasureOptions {
   int threads = 0;
   int runs = 5;
   bool json = false;
+  bool interleave = false;
 };
 
 // The schedules to measure: one JSON document (--schedule) or one per line (--schedules).
@@ -89,22 +91,33 @@ int run_measure(const MeasureOptions& o) {
   hb::RunOptions options;
   options.threads = o.threads;
   options.timed_runs = o.runs;
-  bool all_ok = true;
-  for (const hb::Schedule& schedule : schedules) {
-    hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
-    all_ok = all_ok && r.ok;
+  auto print = [&](const hb::EvalResult& r) {
     if (o.json || !o.schedules_file.empty()) {
       // One line per schedule, flushed at once: a caller reading a batch sees every result
       // that was complete before a crash.
       nlohmann::json out = {{"app", o.app},          {"verified", r.ok},          {"runtime_ms", r.median_ms},
                             {"compile_ms", r.compile_ms}, {"failed_step", r.failed_step}, {"error", r.error},
                             {"run_ms", r.run_ms}};
+      if (o.interleave) out["ratio_to_first"] = r.ratio_to_first;
       std::cout << out.dump() << std::endl;
     } else if (r.ok) {
       std::cout << fmt::format("{}: verified, {:.3f} ms (median of {}), compiled in {:.0f} ms\n", o.app,
                                r.median_ms, o.runs, r.compile_ms);
     } else {
       std::cout << fmt::format("{}: failed at {}: {}\n", o.app, r.failed_step, r.error);
+    }
+  };
+  bool all_ok = true;
+  if (o.interleave) {
+    for (const hb::EvalResult& r : hb::evaluate_interleaved(*app, schedules, kd, reference, target, options)) {
+      all_ok = all_ok && r.ok;
+      print(r);
+    }
+  } else {
+    for (const hb::Schedule& schedule : schedules) {
+      const hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+      all_ok = all_ok && r.ok;
+      print(r);
     }
   }
   return all_ok ? 0 : 1;
@@ -122,6 +135,11 @@ void register_measure_command(CLI::App& app, int& exit_status) {
                                       "several schedules, one JSON a line, measured in turn in this process "
                                       "(one JSON result a line, as each is done)");
   one->excludes(many);
+  cmd->add_flag("--interleave", o->interleave,
+                "with --schedules: compile and verify them all, then time them in rounds (one run of each "
+                "per round) so that the machine's drift hits them alike; each line adds ratio_to_first, "
+                "the median over rounds of its time over the first schedule's")
+      ->needs(many);
   cmd->add_option("--threads", o->threads, "worker threads (0: every core)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "timed runs; the median is reported")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object");

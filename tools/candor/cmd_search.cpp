@@ -1,9 +1,11 @@
 // `candor search APP`: schedules an example app for this CPU by searching the Halide CPU
 // space (model-only), or with --autotune N also benchmarks the N most promising schedules in
-// child processes and keeps the fastest; the result is verified against the reference.
+// child processes, then the neighbours of the fastest (a measured local search), and keeps
+// the fastest; the result is verified against the reference.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -28,6 +30,7 @@ struct SearchOptions {
   int autotune = 0;
   double autotune_timeout = 120;
   double autotune_seconds = 0;  // 0: no limit
+  double neighbour_share = 0.5;
   std::string journal;
   std::string machine;
   int threads = 0;
@@ -76,18 +79,18 @@ int run_search(const SearchOptions& o) {
       models::halide::load_or_calibrate(o.machine.empty() ? models::halide::default_machine_path() : o.machine);
   hb::KernelDescription kd = hb::describe_app(app->build(), target);
 
-  scheduler::ScheduleRequest request;
-  request.search = o.search;
-  request.budget = parse_budget(o.budget);
+  std::vector<std::pair<std::string, std::string>> pins;
   for (const std::string& pin : o.pins) {
     const size_t eq = pin.rfind('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == pin.size())
       throw std::invalid_argument("--pin '" + pin + "': expected CHOICE=VALUE, e.g. tile(dot.x)=8");
-    request.pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
+    pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
   }
-  request.budget.keep_top = std::max(1, o.autotune);
-  if (!o.json) request.budget.progress = print_progress;
-  scheduler::ScheduleOutcome outcome = scheduler::schedule_kernel(kd, machine, request);
+  Budget budget = parse_budget(o.budget);
+  budget.keep_top = std::max(1, o.autotune);
+  if (!o.json) budget.progress = print_progress;
+  const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins);
+  scheduler::ScheduleOutcome outcome = kernel_scheduler.search(o.search, budget);
   if (!o.json) std::cerr << "\n";
 
   scheduler::AutotuneOptions tune;
@@ -96,24 +99,51 @@ int run_search(const SearchOptions& o) {
   tune.journal = o.journal;
   tune.threads = o.threads;
   tune.timed_runs = o.runs;
-  // Model only: the best candidate, measured once. Autotuning: the N best, and the
-  // finalists again in fresh processes.
+  // Model only: the best candidate, measured once. Autotuning: the N best, then the
+  // neighbours of the fastest, and the finalists again in fresh processes.
+  std::vector<scheduler::ScheduledCandidate> tried(outcome.candidates.begin(),
+                                                   outcome.candidates.begin() + (o.autotune > 0 ? outcome.candidates.size() : 1));
+  const size_t searched = tried.size();
   std::vector<hb::Schedule> schedules;
-  for (size_t i = 0; i < (o.autotune > 0 ? outcome.candidates.size() : 1); ++i)
-    schedules.push_back(outcome.candidates[i].schedule);
+  for (const scheduler::ScheduledCandidate& c : tried) schedules.push_back(c.schedule);
+  scheduler::LocalSearch local;
+  local.share = o.neighbour_share;
+  if (o.autotune > 0 && o.neighbour_share > 0) {
+    local.propose = [&](size_t centre) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::vector<scheduler::ScheduledCandidate> around = kernel_scheduler.neighbours(tried[centre]);
+      const double proposing = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (!o.json)
+        std::cerr << fmt::format("[measure] centre: {} ({} neighbours, {:.1f} s)\n",
+                                 centre < searched ? fmt::format("candidate {}", centre + 1)
+                                                   : fmt::format("neighbour {}", centre + 1 - searched),
+                                 around.size(), proposing);
+      std::vector<hb::Schedule> proposed;
+      for (scheduler::ScheduledCandidate& c : around) {
+        proposed.push_back(c.schedule);
+        tried.push_back(std::move(c));
+      }
+      return proposed;
+    };
+  }
   const int finalists = 3, confirmations = o.autotune > 1 ? 2 : 0;
   scheduler::AutotuneResult tuned = scheduler::autotune(
-      o.app, schedules, tune, o.autotune_seconds, finalists, confirmations, [&](size_t i, int repeat, const scheduler::Measurement& m) {
+      o.app, schedules, tune, o.autotune_seconds, finalists, confirmations,
+      [&](size_t i, int repeat, const scheduler::Measurement& m) {
         if (o.json) return;
-        const std::string result = m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
-                                        : "failed: " + m.failure;
+        std::string result = m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
+                                  : "failed: " + m.failure;
+        if (m.ok && i >= searched && repeat == 0) result += fmt::format(", {:.3f}x its centre", m.ratio_to_first);
+        const std::string which = i < searched ? fmt::format("candidate {}/{}", i + 1, searched)
+                                               : fmt::format("neighbour {}", i + 1 - searched);
         if (repeat == 0) {
-          std::cerr << fmt::format("[measure] candidate {}/{}: predicted {:.3f} ms, {}\n", i + 1, schedules.size(),
-                                   outcome.candidates[i].predicted_seconds * 1e3, result);
+          std::cerr << fmt::format("[measure] {}: predicted {:.3f} ms, {}\n", which, tried[i].predicted_seconds * 1e3,
+                                   result);
         } else {
-          std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", i + 1, repeat + 1, result);
+          std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", which, repeat + 1, result);
         }
-      });
+      },
+      local);
   const size_t measured = tuned.measured;
   const int chosen = tuned.chosen;
   const double chosen_ms = tuned.runtime_ms, tune_seconds = tuned.seconds;
@@ -124,7 +154,7 @@ int run_search(const SearchOptions& o) {
     for (const auto& f : failures) std::cerr << "  " << f.dump() << "\n";
     return 1;
   }
-  const scheduler::ScheduledCandidate& best = outcome.candidates[chosen];
+  const scheduler::ScheduledCandidate& best = tried[chosen];
   const std::string source = hb::print_schedule(best.schedule, kd);
   if (o.json) {
     nlohmann::json out = {{"app", o.app},
@@ -138,6 +168,8 @@ int run_search(const SearchOptions& o) {
                           {"verified", true},
                           {"autotuned", o.autotune > 0},
                           {"candidates_measured", measured},
+                          {"neighbours_measured", tuned.proposed_measured},
+                          {"centre_moves", tuned.centre_moves},
                           {"autotune_seconds", tune_seconds},
                           {"failures", failures},
                           {"nodes", outcome.stats.expanded},
@@ -174,6 +206,10 @@ void register_search_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--autotune-seconds", o->autotune_seconds,
                   "stop measuring candidates when the next one would not fit in this many seconds (0: measure all N)")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--neighbour-share", o->neighbour_share,
+                  "with --autotune-seconds: the share of them spent measuring neighbours of the fastest schedule "
+                  "(one decision changed; a faster one becomes the next centre); 0: the N best only")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--journal", o->journal, "append every measurement here (JSON lines) and reuse it on rerun");
   cmd->add_option("--machine", o->machine, "machine description (default: build/machine.json, calibrated if missing)");
   cmd->add_option("--threads", o->threads, "worker threads for benchmarks (0: every core)")->capture_default_str();

@@ -1,0 +1,30 @@
+// Neighbours of a complete candidate: the moves of a measured local search. Autotuning
+// corrects the cost model where it is wrong by measuring, and its moves must be small so that
+// a measured improvement can be kept and built on. A neighbour changes one decision: an enum
+// choice to another allowed value, an integer choice to the nearest allowed integer below or
+// above (a tile size halves or doubles). Every other decision keeps its value where the space
+// still allows it; the decisions the change rules out are completed greedily on the
+// objective's estimate.
+#pragma once
+
+#include <vector>
+
+#include "search.h"
+
+namespace candor {
+
+struct Neighbour {
+  Candidate candidate;  // complete
+  double cost = 0;      // the objective's cost
+  int var = -1;         // the decision changed
+  int value = -1;       // its new value
+};
+
+// The distinct neighbours of `centre`, a complete candidate below `root`, in the order to
+// measure them: every changed decision's cheapest move comes before any decision's second, and
+// within such a round the cheaper come first (so the first few measured try many decisions).
+// Decisions are re-applied in `order`, then any variable it leaves out.
+std::vector<Neighbour> neighbours(const Space& space, const Objective& objective, const Candidate& root,
+                                  const Candidate& centre, const std::vector<int>& order);
+
+}  // namespace candor

@@ -1,0 +1,129 @@
+// Neighbours of a complete candidate (neighbours.h), the moves of autotuning's measured local
+// search: one decision changed, the rest kept where the space allows, the order of measuring.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "neighbours.h"
+#include "random_dive.h"
+#include "test_spaces.h"
+
+namespace candor {
+namespace {
+
+using testing::AssignmentObjective;
+using testing::AssignmentSpace;
+using testing::TilingObjective;
+using testing::TilingSpace;
+
+std::vector<int> every_var(const Space& space) {
+  std::vector<int> order;
+  for (int v = 0; v < space.num_vars(); ++v) order.push_back(v);
+  return order;
+}
+
+std::vector<int> changed_vars(const Space& space, const Candidate& a, const Candidate& b) {
+  std::vector<int> out;
+  for (int v = 0; v < space.num_vars(); ++v)
+    if (space.first_value(a, v) != space.first_value(b, v)) out.push_back(v);
+  return out;
+}
+
+TEST(Neighbours, ChangeOneDecisionEnumsToEveryValueIntegersToTheNextOnes) {
+  const TilingSpace space(/*enums=*/4, /*ints=*/5, /*seed=*/3);
+  const TilingObjective objective;
+  const Candidate root = *space.root();
+  std::mt19937_64 rng(11);
+  const Candidate centre = *random_dive(space, root, every_var(space), rng);
+
+  const std::vector<Neighbour> around = neighbours(space, objective, root, centre, every_var(space));
+  size_t expected = 0;
+  for (int v = 0; v < space.num_vars(); ++v) {
+    if (space.is_enum_var(v)) expected += 2;  // three values
+    else expected += (space.first_value(centre, v) == 0 || space.first_value(centre, v) == 3) ? 1 : 2;
+  }
+  EXPECT_EQ(around.size(), expected);
+  std::set<std::vector<Word>> distinct;
+  for (const Neighbour& n : around) {
+    EXPECT_TRUE(space.is_complete(n.candidate));
+    EXPECT_TRUE(distinct.insert(n.candidate.words).second);
+    EXPECT_EQ(changed_vars(space, centre, n.candidate), std::vector<int>{n.var});
+    EXPECT_EQ(space.first_value(n.candidate, n.var), n.value);
+    EXPECT_DOUBLE_EQ(n.cost, objective.cost(space, n.candidate));
+    if (!space.is_enum_var(n.var)) {
+      EXPECT_EQ(std::abs(n.value - space.first_value(centre, n.var)), 1);
+    }
+  }
+}
+
+TEST(Neighbours, EachDecisionsCheapestMoveComesBeforeAnySecondMove) {
+  const TilingSpace space(/*enums=*/6, /*ints=*/6, /*seed=*/5);
+  const TilingObjective objective;
+  const Candidate root = *space.root();
+  std::mt19937_64 rng(2);
+  const Candidate centre = *random_dive(space, root, every_var(space), rng);
+
+  const std::vector<Neighbour> around = neighbours(space, objective, root, centre, every_var(space));
+  std::map<int, int> moves_of;
+  for (const Neighbour& n : around) ++moves_of[n.var];
+  const size_t first_round = moves_of.size();
+  ASSERT_LT(first_round, around.size());
+  std::set<int> seen;
+  for (size_t i = 0; i < around.size(); ++i) {
+    EXPECT_EQ(i < first_round, seen.insert(around[i].var).second) << "move " << i;
+    if (i + 1 != first_round && i + 1 < around.size()) {
+      EXPECT_LE(around[i].cost, around[i + 1].cost) << "move " << i;
+    }
+  }
+  // A decision's second move costs no less than its first.
+  std::map<int, double> first_cost;
+  for (const Neighbour& n : around) {
+    if (first_cost.count(n.var)) {
+      EXPECT_GE(n.cost, first_cost[n.var]);
+    } else {
+      first_cost[n.var] = n.cost;
+    }
+  }
+}
+
+TEST(Neighbours, AMoveThatRulesOutAnotherDecisionCompletesItOnTheEstimate) {
+  // All different: moving task t to the slot of task u frees u, which takes its cheapest
+  // slot left; every other task keeps its slot.
+  const AssignmentSpace space = AssignmentSpace::random(/*tasks=*/4, /*slots=*/6, /*seed=*/9);
+  const AssignmentObjective objective;
+  const Candidate root = *space.root();
+  std::mt19937_64 rng(4);
+  const Candidate centre = *random_dive(space, root, every_var(space), rng);
+
+  const std::vector<Neighbour> around = neighbours(space, objective, root, centre, every_var(space));
+  ASSERT_FALSE(around.empty());
+  int displacing = 0;
+  for (const Neighbour& n : around) {
+    EXPECT_TRUE(space.satisfies_all(n.candidate));
+    EXPECT_EQ(space.first_value(n.candidate, n.var), n.value);
+    const std::vector<int> changed = changed_vars(space, centre, n.candidate);
+    int displaced = -1;
+    for (int t = 0; t < space.tasks(); ++t)
+      if (t != n.var && space.first_value(centre, t) == n.value) displaced = t;
+    if (displaced < 0) {
+      EXPECT_EQ(changed, std::vector<int>{n.var});
+      continue;
+    }
+    ++displacing;
+    ASSERT_EQ(changed.size(), 2u);
+    int cheapest_left = 1 << 30;
+    for (int s = 0; s < space.slots(); ++s) {
+      bool taken = s == n.value;
+      for (int t = 0; t < space.tasks(); ++t)
+        if (t != displaced && t != n.var && space.first_value(centre, t) == s) taken = true;
+      if (!taken) cheapest_left = std::min(cheapest_left, space.cost_of(displaced, s));
+    }
+    EXPECT_EQ(space.cost_of(displaced, space.first_value(n.candidate, displaced)), cheapest_left);
+  }
+  EXPECT_GT(displacing, 0);
+}
+
+}  // namespace
+}  // namespace candor
