@@ -108,6 +108,7 @@ std::vector<Measurement> measure_together(const std::string& app, const std::vec
   } else {
     std::vector<std::string> argv = {options.worker, "measure", app, "--schedules", path, "--json", "--threads",
                                      std::to_string(options.threads), "--runs", std::to_string(options.timed_runs)};
+    if (!options.reference_cache.empty()) argv.insert(argv.end(), {"--reference-cache", options.reference_cache});
     if (schedules.size() > 1) argv.push_back("--interleave");
     ChildResult child = run_child(argv, options.timeout_seconds * schedules.size());
     wall_seconds = child.seconds;
@@ -151,8 +152,13 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   // neighbour, its centre's estimate times their ratio); 0 when it failed or was not measured.
   std::vector<double> measured_ms(schedules.size(), 0), estimate_ms(schedules.size(), 0);
   std::set<std::string> measured_keys;
-  double longest = 0;  // per schedule measured (a process measuring two takes twice as long)
-  auto record = [&](const Measurement& m) { longest = std::max(longest, m.wall_seconds); };
+  // Seconds per schedule measured (a process measuring two takes twice as long): the median,
+  // since one slow process (a cold start) would otherwise stop the local search early.
+  std::vector<double> walls;
+  auto record = [&](const Measurement& m) {
+    if (!m.from_journal) walls.push_back(m.wall_seconds);
+  };
+  auto typical = [&] { return walls.empty() ? 0.0 : median(walls); };
   // Wall time, proposing neighbours included.
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -176,7 +182,7 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   const int reserve = std::max(0, confirmations) * std::max(1, finalists);
   const bool searching_locally = local.propose && seconds > 0;
   for (size_t i = 0; i < given.size(); ++i) {
-    if (i > 0 && !fits(longest * (1 + reserve))) break;
+    if (i > 0 && !fits(typical() * (1 + reserve))) break;
     if (i > 0 && searching_locally && elapsed() >= seconds * (1 - local.share)) break;
     first_measurement(i, std::nullopt);
   }
@@ -200,7 +206,7 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
       }
     };
     propose();
-    while (!queue.empty() && fits(longest * (2 + reserve))) {
+    while (!queue.empty() && fits(typical() * (2 + reserve))) {
       const size_t i = queue.front();
       queue.pop_front();
       if (measured_keys.count(measurement_key(app, schedules[i]))) continue;
@@ -220,7 +226,7 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   for (int r = 1; r <= confirmations && ranked.size() > 1; ++r) {
     std::vector<halide_bridge::Schedule> together;
     for (size_t i : ranked) together.push_back(schedules[i]);
-    if (!fits(longest * ranked.size())) break;
+    if (!fits(typical() * ranked.size())) break;
     const std::vector<Measurement> ms = measure_together(app, together, options, r);
     for (size_t k = 0; k < ms.size(); ++k) {
       record(ms[k]);

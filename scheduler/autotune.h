@@ -34,6 +34,9 @@ struct AutotuneOptions {
   std::string journal;          // "" : no journal
   int threads = 0;              // 0: every core
   int timed_runs = 5;
+  // A folder where the first measuring process leaves the reference outputs for the others
+  // (`candor measure --reference-cache`); "": each computes them.
+  std::string reference_cache;
 };
 
 // Measures `schedules` of app `app` side by side in one child process (`candor measure
@@ -70,11 +73,13 @@ struct LocalSearch {
 };
 
 // Measures `schedules` in order, then the local search's proposals, starting no new one once
-// the longest measurement so far would overrun `seconds` (0: no limit; a measurement is never
-// cut short, which would record a false timeout), keeping time for the finalists: the `finalists` fastest are measured
-// `confirmations` more times, each in a fresh process, and the lowest median wins. Some
-// runtimes depend on the process (buffer alignment: matmul measured 4.5 ms in some processes
-// and 9 ms in others), and a lucky measurement must repeat to win.
+// a typical measurement (the median so far) would overrun `seconds` (0: no limit; a
+// measurement is never cut short, which would record a false timeout), keeping time for the
+// finalists: the `finalists` fastest are measured side by side `confirmations` more times,
+// each time in a fresh process, and the lowest median ratio to the first finalist wins
+// (without confirmations, the fastest measured). Some runtimes depend on the process (buffer
+// alignment: matmul measured 4.5 ms in some processes and 9 ms in others), and a lucky
+// measurement must repeat to win.
 AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
                         const AutotuneOptions& options, double seconds, int finalists = 3,
                         int confirmations = 2, const AutotuneProgress& progress = {},

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -99,6 +101,9 @@ int run_search(const SearchOptions& o) {
   tune.journal = o.journal;
   tune.threads = o.threads;
   tune.timed_runs = o.runs;
+  // The measuring processes share the reference outputs (computed by the first).
+  char references[] = "/tmp/candor_references_XXXXXX";
+  if (o.autotune > 0 && mkdtemp(references)) tune.reference_cache = references;
   // Model only: the best candidate, measured once. Autotuning: the N best, then the
   // neighbours of the fastest, and the finalists again in fresh processes.
   std::vector<scheduler::ScheduledCandidate> tried(outcome.candidates.begin(),
@@ -144,6 +149,7 @@ int run_search(const SearchOptions& o) {
         }
       },
       local);
+  if (!tune.reference_cache.empty()) std::filesystem::remove_all(tune.reference_cache);
   const size_t measured = tuned.measured;
   const int chosen = tuned.chosen;
   const double chosen_ms = tuned.runtime_ms, tune_seconds = tuned.seconds;
