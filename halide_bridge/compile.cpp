@@ -304,10 +304,15 @@ std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<S
         prepare(inst, reference, target, options, prepared[i], results[i]))
       ready.push_back(i);
   }
-  for (int round = 0; round < options.timed_runs; ++round) {
+  // Odd rounds run in reverse order, so that no schedule always runs after the same one.
+  const auto start = Clock::now();
+  for (int round = 0; !ready.empty() && (round < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds);
+       ++round) {
+    if (round % 2) std::reverse(ready.begin(), ready.end());
     std::vector<size_t> still;
     for (size_t i : ready)
       if (timed_run(prepared[i], target, results[i])) still.push_back(i);
+    if (round % 2) std::reverse(still.begin(), still.end());
     ready = std::move(still);
   }
   for (size_t i : ready) {

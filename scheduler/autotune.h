@@ -69,7 +69,7 @@ using AutotuneProgress = std::function<void(size_t, int, const Measurement&)>;
 struct LocalSearch {
   std::function<std::vector<halide_bridge::Schedule>(size_t centre)> propose;
   double share = 0.5;
-  double improvement = 0.03;
+  double improvement = 0.05;
 };
 
 // Measures `schedules` in order, then the local search's proposals, starting no new one once

@@ -28,6 +28,7 @@ struct MeasureOptions {
   int runs = 5;
   bool json = false;
   bool interleave = false;
+  double min_seconds = 0.5;
 };
 
 // The schedules to measure: one JSON document (--schedule) or one per line (--schedules).
@@ -91,6 +92,7 @@ int run_measure(const MeasureOptions& o) {
   hb::RunOptions options;
   options.threads = o.threads;
   options.timed_runs = o.runs;
+  options.min_timed_seconds = o.interleave ? o.min_seconds : 0;
   auto print = [&](const hb::EvalResult& r) {
     if (o.json || !o.schedules_file.empty()) {
       // One line per schedule, flushed at once: a caller reading a batch sees every result
@@ -140,6 +142,9 @@ void register_measure_command(CLI::App& app, int& exit_status) {
                 "per round) so that the machine's drift hits them alike; each line adds ratio_to_first, "
                 "the median over rounds of its time over the first schedule's")
       ->needs(many);
+  cmd->add_option("--min-seconds", o->min_seconds,
+                  "with --interleave: further rounds until the timed runs took this long in all")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", o->threads, "worker threads (0: every core)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "timed runs; the median is reported")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object");
