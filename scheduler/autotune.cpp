@@ -162,20 +162,29 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   // Wall time, proposing neighbours included.
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  // The first measurement of schedule i: alone, or side by side with schedule `beside`.
-  auto first_measurement = [&](size_t i, std::optional<size_t> beside) {
-    measured_keys.insert(measurement_key(app, schedules[i]));
-    const Measurement m = beside ? measure_together(app, {schedules[*beside], schedules[i]}, options).at(1)
-                                 : measure_together(app, {schedules[i]}, options).at(0);
-    record(m);
-    ++out.measured;
-    if (progress) progress(i, 0, m);
-    if (!m.ok) {
-      out.failures.emplace_back(i, m.failure);
-      return;
+  // The first measurement of schedules `group`: schedule i alone, or several side by side
+  // with schedule `beside` (a centre, measured again as their reference).
+  auto first_measurements = [&](const std::vector<size_t>& group, std::optional<size_t> beside) {
+    std::vector<halide_bridge::Schedule> together;
+    if (beside) together.push_back(schedules[*beside]);
+    for (size_t i : group) {
+      measured_keys.insert(measurement_key(app, schedules[i]));
+      together.push_back(schedules[i]);
     }
-    measured_ms[i] = m.runtime_ms;
-    estimate_ms[i] = beside ? estimate_ms[*beside] * m.ratio_to_first : m.runtime_ms;
+    const std::vector<Measurement> ms = measure_together(app, together, options);
+    for (size_t k = 0; k < group.size(); ++k) {
+      const size_t i = group[k];
+      const Measurement& m = ms.at(beside ? k + 1 : k);
+      record(m);
+      ++out.measured;
+      if (progress) progress(i, 0, m);
+      if (!m.ok) {
+        out.failures.emplace_back(i, m.failure);
+        continue;
+      }
+      measured_ms[i] = m.runtime_ms;
+      estimate_ms[i] = beside ? estimate_ms[*beside] * m.ratio_to_first : m.runtime_ms;
+    }
   };
   auto fits = [&](double more) { return seconds <= 0 || elapsed() + more <= seconds; };
   // Schedule measurements kept for the finalists' confirmations.
@@ -184,7 +193,7 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   for (size_t i = 0; i < given.size(); ++i) {
     if (i > 0 && !fits(typical() * (1 + reserve))) break;
     if (i > 0 && searching_locally && elapsed() >= seconds * (1 - local.share)) break;
-    first_measurement(i, std::nullopt);
+    first_measurements({i}, std::nullopt);
   }
   auto measured_ok = [&]() {
     std::vector<size_t> ok;
@@ -206,14 +215,22 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
       }
     };
     propose();
-    while (!queue.empty() && fits(typical() * (2 + reserve))) {
-      const size_t i = queue.front();
-      queue.pop_front();
-      if (measured_keys.count(measurement_key(app, schedules[i]))) continue;
-      first_measurement(i, centre);
-      ++out.proposed_measured;
-      if (estimate_ms[i] > 0 && estimate_ms[i] < estimate_ms[centre] * (1 - local.improvement)) {
-        centre = i;
+    const size_t batch = std::max(1, local.batch);
+    while (!queue.empty() && fits(typical() * (1 + batch + reserve))) {
+      std::vector<size_t> group;
+      while (!queue.empty() && group.size() < batch) {
+        const size_t i = queue.front();
+        queue.pop_front();
+        if (!measured_keys.count(measurement_key(app, schedules[i]))) group.push_back(i);
+      }
+      if (group.empty()) break;
+      first_measurements(group, centre);
+      out.proposed_measured += group.size();
+      size_t best = group[0];
+      for (size_t i : group)
+        if (estimate_ms[i] > 0 && (estimate_ms[best] <= 0 || estimate_ms[i] < estimate_ms[best])) best = i;
+      if (estimate_ms[best] > 0 && estimate_ms[best] < estimate_ms[centre] * (1 - local.improvement)) {
+        centre = best;
         ++out.centre_moves;
         propose();
       }

@@ -63,13 +63,15 @@ using AutotuneProgress = std::function<void(size_t, int, const Measurement&)>;
 
 // The measured local search. Once the given schedules are measured or `1 - share` of the
 // seconds is spent, the fastest measured schedule is the centre and `propose(centre)` (an index
-// as in AutotuneResult::chosen) gives its neighbours, each measured side by side with the
-// centre, in the order proposed; one `improvement` (a fraction) faster than the centre becomes
-// the next centre. Runs only under a time limit.
+// as in AutotuneResult::chosen) gives its neighbours, measured `batch` at a time side by side
+// with the centre (one process compiles the centre once for several), in the order
+// proposed; the fastest of a batch, if `improvement` (a fraction) faster than the centre,
+// becomes the next centre. Runs only under a time limit.
 struct LocalSearch {
   std::function<std::vector<halide_bridge::Schedule>(size_t centre)> propose;
   double share = 0.5;
   double improvement = 0.05;
+  int batch = 3;
 };
 
 // Measures `schedules` in order, then the local search's proposals, starting no new one once
