@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
+
+#include "run.h"
 
 namespace candor {
 namespace {
@@ -29,31 +30,12 @@ std::vector<int> moves(const Space& space, const Candidate& root, int var, int c
   return out;
 }
 
-// Fixes each open variable, in `order`, to the value the estimate ranks best.
-bool complete_greedily(const Space& space, const Objective& objective, Candidate& c, const std::vector<int>& order) {
-  for (int var : order) {
-    if (space.is_fixed(c, var)) continue;
-    std::vector<Candidate> children;
-    for (int x : space.values(c, var)) {
-      Candidate child = c;
-      if (space.fix(child, var, x)) children.push_back(std::move(child));
-    }
-    if (children.empty()) return false;
-    std::vector<const Candidate*> batch;
-    for (const Candidate& child : children) batch.push_back(&child);
-    std::vector<double> scores;
-    objective.estimate_batch(space, batch, scores);
-    c = std::move(children[std::min_element(scores.begin(), scores.end()) - scores.begin()]);
-  }
-  return space.is_complete(c);
-}
-
-// `centre` with `var` changed to `value`; nullopt when the space allows no completion the
-// greedy pass finds.
-std::optional<Candidate> move(const Space& space, const Objective& objective, const Candidate& root,
-                              const Candidate& centre, const std::vector<int>& order, int var, int value) {
+// `centre` with `var` changed to `value`, completed by a greedy dive (search_detail::dive)
+// over `order`; false when the space allows no completion.
+bool move(const Space& space, const Objective& objective, const Candidate& root, const Candidate& centre,
+          const std::vector<int>& order, int var, int value, Neighbour& out) {
   Candidate c = root;
-  if (!space.fix(c, var, value)) return std::nullopt;
+  if (!space.fix(c, var, value)) return false;
   for (int v : order) {
     if (space.is_fixed(c, v)) continue;
     const int kept = space.first_value(centre, v);
@@ -62,11 +44,16 @@ std::optional<Candidate> move(const Space& space, const Objective& objective, co
     if (space.fix(next, v, kept)) {
       c = std::move(next);
     } else if (!space.remove(c, v, kept)) {
-      return std::nullopt;
+      return false;
     }
   }
-  if (!complete_greedily(space, objective, c, order)) return std::nullopt;
-  return c;
+  const VarOrderBrancher brancher(order);
+  const Budget unlimited;
+  search_detail::Run run(space, objective, brancher, unlimited);
+  out.cost = search_detail::dive(run, c, search_detail::DivePolicy::Greedy, run.rng, &out.candidate);
+  out.var = var;
+  out.value = value;
+  return out.cost < search_detail::kInf;
 }
 
 }  // namespace
@@ -83,10 +70,10 @@ std::vector<Neighbour> neighbours(const Space& space, const Objective& objective
   std::map<int, std::vector<Neighbour>> by_var;
   for (int var : every_var) {
     for (int value : moves(space, root, var, space.first_value(centre, var))) {
-      std::optional<Candidate> c = move(space, objective, root, centre, every_var, var, value);
-      if (!c || !seen.insert(c->words).second) continue;
-      const double cost = objective.cost(space, *c);
-      by_var[var].push_back({std::move(*c), cost, var, value});
+      Neighbour n;
+      if (!move(space, objective, root, centre, every_var, var, value, n) || !seen.insert(n.candidate.words).second)
+        continue;
+      by_var[var].push_back(std::move(n));
     }
   }
   auto cheaper = [](const Neighbour& a, const Neighbour& b) { return a.cost < b.cost; };

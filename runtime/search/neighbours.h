@@ -3,8 +3,8 @@
 // a measured improvement can be kept and built on. A neighbour changes one decision: an enum
 // choice to another allowed value, an integer choice to the nearest allowed integer below or
 // above (a tile size halves or doubles). Every other decision keeps its value where the space
-// still allows it; the decisions the change rules out are completed greedily on the
-// objective's estimate.
+// still allows it; the decisions the change rules out are completed by a greedy dive on the
+// objective's estimate (the one the greedy engine makes).
 #pragma once
 
 #include <vector>
