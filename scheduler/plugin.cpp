@@ -91,7 +91,9 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   for (const std::string& o : kd.outputs) outputs += (outputs.empty() ? "" : ", ") + o;
   const std::string summary = fmt::format(
       "{} in {:.1f} s ({} nodes expanded{}): predicted {:.4f} ms, lower bound {:.4f} ms",
-      options.search, outcome.stats.seconds, outcome.stats.expanded, outcome.optimal ? ", optimal for the model" : "",
+      options.search, outcome.stats.seconds, outcome.stats.expanded, outcome.optimal                     ? ", optimal for the model"
+      : outcome.completed_past_time_limit ? ", completed by a greedy dive past the time limit"
+                                          : "",
       best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3);
   const std::string comment = fmt::format(
       "// candor schedule of {} ({} Funcs)\n// search {}\n// machine description {}\n", outputs,

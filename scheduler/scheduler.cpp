@@ -1,5 +1,6 @@
 #include "scheduler.h"
 
+#include <limits>
 #include <stdexcept>
 
 #include "engines.h"
@@ -40,11 +41,27 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   std::unique_ptr<Search> search = make_search(engine);
   VarOrderBrancher brancher(space_.decision_order());
   SearchResult result = search->run(space_, root_, objective_, brancher, budget);
+  ScheduleOutcome out;
+  const bool nodes_left = budget.max_expanded < 0 || result.stats.expanded < budget.max_expanded;
+  if (!result.best && nodes_left && budget.seconds < std::numeric_limits<double>::infinity()) {
+    Budget past_time = budget;
+    past_time.seconds = std::numeric_limits<double>::infinity();
+    if (budget.max_expanded >= 0) past_time.max_expanded = budget.max_expanded - result.stats.expanded;
+    const SearchStats engine_stats = result.stats;
+    result = make_search("greedy")->run(space_, root_, objective_, brancher, past_time);
+    result.stats.created += engine_stats.created;
+    result.stats.expanded += engine_stats.expanded;
+    result.stats.failed += engine_stats.failed;
+    result.stats.pruned_by_bound += engine_stats.pruned_by_bound;
+    result.stats.complete += engine_stats.complete;
+    for (auto& [seconds, cost] : result.stats.best_over_time) seconds += engine_stats.seconds;
+    result.stats.seconds += engine_stats.seconds;
+    out.completed_past_time_limit = true;
+  }
   if (!result.best) {
     throw std::runtime_error("search '" + search->name() +
-                             "' found no complete schedule within its budget; raise the budget");
+                             "' found no complete schedule within its node limit; raise the budget");
   }
-  ScheduleOutcome out;
   out.root_lower_bound_seconds = objective_.lower_bound(space_, root_);
   out.stats = result.stats;
   out.optimal = result.optimal;

@@ -39,6 +39,9 @@ struct ScheduleOutcome {
   double root_lower_bound_seconds = 0;  // no schedule of the space can beat it
   SearchStats stats;
   bool optimal = false;  // proved optimal for the model
+  // The time limit ran out before the engine reached any implementation, and one greedy dive
+  // past the time limit (within the node limit) supplied the schedules.
+  bool completed_past_time_limit = false;
 };
 
 // One pipeline's space, cost model and pins, kept for a search and then for the neighbours
@@ -52,8 +55,11 @@ class KernelScheduler {
   KernelScheduler(const KernelScheduler&) = delete;
   KernelScheduler& operator=(const KernelScheduler&) = delete;
 
-  // Throws std::invalid_argument for a bad search spec, std::runtime_error when the search
-  // found no complete schedule within its budget.
+  // A wall-clock limit is soft until the first schedule: when it stops the engine before any
+  // implementation (a large pipeline, a loaded machine), one greedy dive completes the search,
+  // so the same request does not fail or succeed by the machine's load. Throws
+  // std::invalid_argument for a bad search spec, std::runtime_error when the node limit
+  // stopped the search (or the dive) before any implementation.
   ScheduleOutcome search(const std::string& engine, const Budget& budget) const;
   // The neighbours of a candidate this scheduler returned (one decision changed, the pins
   // kept; see candor::neighbours), in the order to measure them.

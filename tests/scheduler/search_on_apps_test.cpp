@@ -86,6 +86,33 @@ TEST(SchedulerNeighbours, KeepThePinsAndMatchTheReference) {
   }
 }
 
+// A time limit too short for any engine to reach a schedule still gives one (a greedy dive
+// completes the search, and the outcome says so); a node limit too small is an error.
+TEST(SchedulerBudget, TimeLimitIsSoftUntilTheFirstScheduleNodeLimitIsHard) {
+  const hb::App* app = candor::apps::find_app("camera_pipe");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  for (const char* engine : {"greedy", "beam", "mcts"}) {
+    candor::scheduler::ScheduleRequest request;
+    request.search = engine;
+    request.budget.seconds = 1e-6;
+    const auto outcome = candor::scheduler::schedule_kernel(kd, machine(), request);
+    ASSERT_FALSE(outcome.candidates.empty()) << engine;
+    EXPECT_TRUE(outcome.completed_past_time_limit) << engine;
+    EXPECT_GE(outcome.stats.complete, 1) << engine;
+  }
+  candor::scheduler::ScheduleRequest request;
+  request.search = "greedy";
+  request.budget.seconds = 1e-6;
+  request.budget.max_expanded = 3;
+  try {
+    candor::scheduler::schedule_kernel(kd, machine(), request);
+    ADD_FAILURE() << "a 3-node search of camera_pipe returned a schedule";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("raise the budget"), std::string::npos) << e.what();
+  }
+}
+
 class SearchOnApps : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SearchOnApps, EverySearchReturnsAScheduleThatMatchesTheReference) {

@@ -94,6 +94,9 @@ int run_search(const SearchOptions& o) {
   const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins);
   scheduler::ScheduleOutcome outcome = kernel_scheduler.search(o.search, budget);
   if (!o.json) std::cerr << "\n";
+  if (outcome.completed_past_time_limit)
+    std::cerr << "candor search: the time budget ran out before a complete schedule; one greedy dive completed "
+                 "the search (" << outcome.stats.seconds << " s in all)\n";
 
   scheduler::AutotuneOptions tune;
   tune.worker = "/proc/self/exe";
@@ -167,6 +170,7 @@ int run_search(const SearchOptions& o) {
                           {"space", o.space},
                           {"search", o.search},
                           {"search_seconds", outcome.stats.seconds},
+                          {"completed_past_time_limit", outcome.completed_past_time_limit},
                           {"predicted_ms", best.predicted_seconds * 1e3},
                           {"lower_bound_ms", best.lower_bound_seconds * 1e3},
                           {"root_lower_bound_ms", outcome.root_lower_bound_seconds * 1e3},
