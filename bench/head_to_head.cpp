@@ -18,8 +18,15 @@
 // untimed warm-up run, the median of `--runs` timed runs. candor's schedules are measured by
 // that same child (from the schedule JSON `candor search` prints), not by candor itself.
 //
-// Results are appended to OUT/cells.jsonl and OUT/cells.csv as soon as each cell finishes; a
-// rerun skips the cells already there (`--fresh` starts over). At the end: a table on stdout,
+// A cell's median comes from one process, and on a shared machine one process's timing of a
+// schedule drifts by +-20%. So after an app's cells, every contender that verified is timed
+// again side by side in one child (`--side-by-side`): all compiled and verified, then rounds of
+// one run each (odd rounds reversed) for at least --side-by-side-seconds, and each one's
+// median per-round ratio to Adams2019's (which searches again there; the child reports
+// whether it found the schedule its cell measured). Those ratios are the second table.
+//
+// Results are appended to OUT/cells.jsonl and OUT/cells.csv (OUT/side_by_side.jsonl) as soon
+// as each cell (app) finishes; a rerun skips what is already there (`--fresh` starts over). At the end: a table on stdout,
 // OUT/summary.csv (one row per app), OUT/relative_to_adams2019.dat and, when gnuplot is
 // installed, OUT/head_to_head.png (bench/head_to_head_plot.gp).
 #include <fmt/format.h>
@@ -47,6 +54,8 @@
 #include "comma_list.h"
 #include "child_process.h"
 #include "halide_bridge/compile.h"
+#include "halide_bridge/directives.h"
+#include "halide_bridge/validate.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -98,6 +107,69 @@ Halide::MachineParams machine_params_for(const std::string& scheduler) {
   return generic;  // Adams2019: its defaults
 }
 
+// A fresh instance of `app` scheduled by `scheduler` (for "schedule": the JSON file), or
+// nothing with out["failure"] set. A stock autoscheduler's search time and schedule source go
+// into `out`.
+std::optional<hb::AppInstance> scheduled_instance(const hb::App& app, const std::string& scheduler,
+                                                  const std::string& schedule_file, int adams_beam_size,
+                                                  const Halide::Target& target, json& out) {
+  hb::AppInstance inst = app.build();
+  if (scheduler == "schedule") {
+    std::ifstream in(schedule_file);
+    json j = json::parse(in, nullptr, false);
+    if (!in || j.is_discarded()) {
+      out["failure"] = "cannot read the schedule " + schedule_file;
+      return std::nullopt;
+    }
+    try {
+      const hb::KernelDescription kd = hb::describe_app(app.build(), target);
+      const hb::Schedule schedule = j.get<hb::Schedule>();
+      hb::validate_schedule(schedule, kd, target);
+      hb::apply_schedule(schedule, kd, inst.outputs);
+    } catch (const std::exception& e) {
+      out["failure"] = std::string("apply: ") + e.what();
+      return std::nullopt;
+    }
+  } else if (scheduler == "expert") {
+    inst.apply_expert_schedule(target);
+  } else if (scheduler != "naive") {
+    if (std::find(kStockSchedulers.begin(), kStockSchedulers.end(), scheduler) == kStockSchedulers.end()) {
+      out["failure"] = "unknown scheduler " + scheduler;
+      return std::nullopt;
+    }
+    if (scheduler == "Adams2019" && adams_beam_size > 0)
+      setenv("HL_BEAM_SIZE", std::to_string(adams_beam_size).c_str(), 1);
+    const Halide::MachineParams params = machine_params_for(scheduler);
+    out["machine_params"] = params.to_string();
+    try {
+      Halide::load_plugin(plugin_path(scheduler));
+      const auto t0 = std::chrono::steady_clock::now();
+      // Halide 14: the plugin applies the schedule to the pipeline's Funcs and returns its
+      // source.
+      Halide::AutoSchedulerResults res = inst.pipeline().auto_schedule(scheduler, target, params);
+      out["search_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      out["schedule"] = res.schedule_source;
+    } catch (const Halide::Error& e) {
+      out["failure"] = std::string("auto_schedule: ") + e.what();
+      return std::nullopt;
+    } catch (const std::exception& e) {
+      out["failure"] = std::string("auto_schedule: ") + e.what();
+      return std::nullopt;
+    }
+  }
+  return inst;
+}
+
+// The reference output, or nothing with out["failure"] set.
+std::optional<hb::Outputs> reference_for(const hb::App& app, const Halide::Target& target, json& out) {
+  try {
+    return hb::reference_outputs(app, target);
+  } catch (const std::exception& e) {
+    out["failure"] = std::string("reference: ") + e.what();
+    return std::nullopt;
+  }
+}
+
 json run_one(const ChildOptions& o) {
   json out = {{"app", o.app}, {"scheduler", o.scheduler}, {"ok", false}};
   const hb::App* app = candor::apps::find_app(o.app);
@@ -113,56 +185,12 @@ json run_one(const ChildOptions& o) {
   run.timed_runs = o.runs;
   out["runs"] = o.runs;
   out["threads"] = core_count();
-
-  hb::Outputs reference;
-  try {
-    reference = hb::reference_outputs(*app, target);
-  } catch (const std::exception& e) {
-    out["failure"] = std::string("reference: ") + e.what();
-    return out;
-  }
-
-  hb::EvalResult r;
-  if (o.scheduler == "schedule") {
-    std::ifstream in(o.schedule_file);
-    json j = json::parse(in, nullptr, false);
-    if (!in || j.is_discarded()) {
-      out["failure"] = "cannot read the schedule " + o.schedule_file;
-      return out;
-    }
-    hb::KernelDescription kd = hb::describe_app(app->build(), target);
-    r = hb::evaluate_schedule(*app, j.get<hb::Schedule>(), kd, reference, target, run);
-  } else {
-    hb::AppInstance inst = app->build();
-    if (o.scheduler == "expert") {
-      inst.apply_expert_schedule(target);
-    } else if (o.scheduler != "naive") {
-      if (std::find(kStockSchedulers.begin(), kStockSchedulers.end(), o.scheduler) == kStockSchedulers.end()) {
-        out["failure"] = "unknown scheduler " + o.scheduler;
-        return out;
-      }
-      if (o.scheduler == "Adams2019" && o.adams_beam_size > 0)
-        setenv("HL_BEAM_SIZE", std::to_string(o.adams_beam_size).c_str(), 1);
-      const Halide::MachineParams params = machine_params_for(o.scheduler);
-      out["machine_params"] = params.to_string();
-      try {
-        Halide::load_plugin(plugin_path(o.scheduler));
-        const auto t0 = std::chrono::steady_clock::now();
-        // Halide 14: the plugin applies the schedule to the pipeline's Funcs and returns its
-        // source.
-        Halide::AutoSchedulerResults res = inst.pipeline().auto_schedule(o.scheduler, target, params);
-        out["search_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        out["schedule"] = res.schedule_source;
-      } catch (const Halide::Error& e) {
-        out["failure"] = std::string("auto_schedule: ") + e.what();
-        return out;
-      } catch (const std::exception& e) {
-        out["failure"] = std::string("auto_schedule: ") + e.what();
-        return out;
-      }
-    }
-    r = hb::evaluate_instance(inst, reference, target, run);
-  }
+  const std::optional<hb::Outputs> reference = reference_for(*app, target, out);
+  if (!reference) return out;
+  const std::optional<hb::AppInstance> inst =
+      scheduled_instance(*app, o.scheduler, o.schedule_file, o.adams_beam_size, target, out);
+  if (!inst) return out;
+  const hb::EvalResult r = hb::evaluate_instance(*inst, *reference, target, run);
   out["compile_ms"] = r.compile_ms;
   if (!r.ok) {
     out["failure"] = r.failed_step + ": " + r.error;
@@ -174,10 +202,66 @@ json run_one(const ChildOptions& o) {
   return out;
 }
 
-int child_main(const ChildOptions& o) {
+// Every contender of one app in this process, timed in interleaved rounds (one run of each
+// per round, for at least `seconds`): each one's median per-round ratio to the first's
+// (the baseline). A stock autoscheduler searches again here; its source is returned so the
+// driver can check it is the schedule its own cell measured.
+json run_side_by_side(const ChildOptions& o, const std::vector<std::string>& contenders, const fs::path& schedules,
+                      double seconds) {
+  json out = {{"app", o.app}, {"contenders", json::array()}};
+  const hb::App* app = candor::apps::find_app(o.app);
+  if (!app) {
+    out["failure"] = "unknown app";
+    return out;
+  }
+  const Halide::Target target = hb::host_target();
+  hb::set_jit_threads(0, target);
+  const std::optional<hb::Outputs> reference = reference_for(*app, target, out);
+  if (!reference) return out;
+  std::vector<json> rows;
+  std::vector<hb::AppInstance> instances;
+  std::vector<size_t> built;  // rows with an instance, in `instances` order
+  for (const std::string& name : contenders) {
+    json row = {{"scheduler", name}, {"ok", false}};
+    const bool from_file = name == "candor" || name == "candor_tuned";
+    const std::string file = from_file ? (schedules / (o.app + "." + name + ".json")).string() : "";
+    std::optional<hb::AppInstance> inst =
+        scheduled_instance(*app, from_file ? "schedule" : name, file, o.adams_beam_size, target, row);
+    if (inst) {
+      built.push_back(rows.size());
+      instances.push_back(std::move(*inst));
+    }
+    rows.push_back(row);
+  }
+  std::vector<const hb::AppInstance*> pointers;
+  for (const hb::AppInstance& i : instances) pointers.push_back(&i);
+  hb::RunOptions run;
+  run.warmup_runs = o.warmup;
+  run.timed_runs = o.runs;
+  run.min_timed_seconds = seconds;
+  const std::vector<hb::EvalResult> results = hb::evaluate_instances_interleaved(pointers, *reference, target, run);
+  const bool baseline_timed = !built.empty() && built[0] == 0 && results[0].ok;
+  for (size_t k = 0; k < built.size(); ++k) {
+    json& row = rows[built[k]];
+    const hb::EvalResult& r = results[k];
+    if (!r.ok) {
+      row["failure"] = r.failed_step + ": " + r.error;
+      continue;
+    }
+    row["ok"] = true;
+    row["runtime_ms"] = r.median_ms;
+    row["rounds"] = r.run_ms.size();
+    if (baseline_timed) row["ratio_to_first"] = r.ratio_to_first;
+  }
+  out["contenders"] = rows;
+  return out;
+}
+
+int child_main(const ChildOptions& o, const std::string& side_by_side, const std::string& schedules,
+               double seconds) {
   json out;
   try {
-    out = run_one(o);
+    out = side_by_side.empty() ? run_one(o) : run_side_by_side(o, split_list(side_by_side), schedules, seconds);
   } catch (const std::exception& e) {
     out = {{"app", o.app}, {"scheduler", o.scheduler}, {"ok", false}, {"failure", e.what()}};
   }
@@ -205,6 +289,7 @@ struct Options {
   bool retry_failed = false;
   bool quick = false;
   bool no_plot = false;
+  double side_by_side_seconds = 3;  // 0: no side-by-side round per app
 };
 
 std::string csv_field(std::string s) {
@@ -296,6 +381,12 @@ class Driver {
  public:
   Driver(const Options& o, const fs::path& out_dir) : o_(o), out_(out_dir), journal_(out_dir) {
     candor_ = o.candor.empty() ? (fs::path(self_exe()).parent_path() / "candor").string() : o.candor;
+    std::ifstream in(out_ / "side_by_side.jsonl");
+    std::string line;
+    while (std::getline(in, line)) {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_object() && j.contains("app") && j.contains("contenders")) side_by_side_[j["app"].get<std::string>()] = j;
+    }
   }
 
   // Runs `head_to_head --one` in a child process.
@@ -404,7 +495,67 @@ class Driver {
         std::cerr << fmt::format("[h2h] {:3}/{} {:<26} {:<14} {}   [{:.0f} s so far]\n", index, total, app, s,
                                  describe(cell), elapsed);
       }
+      side_by_side(app, schedulers);
     }
+  }
+
+  // All contenders of `app` timed together in one child (run_side_by_side), once per app and
+  // output folder; a cell's single-process median carries +-20% on this machine, a ratio
+  // measured round by round a few percent.
+  void side_by_side(const std::string& app, const std::vector<std::string>& schedulers) {
+    if (o_.side_by_side_seconds <= 0 || side_by_side_.count(app)) return;
+    std::vector<std::string> contenders;
+    if (std::count(schedulers.begin(), schedulers.end(), kBaseline)) contenders.push_back(kBaseline);
+    for (const std::string& s : schedulers) {
+      const json* c = journal_.find(app, s);
+      if (s != kBaseline && c && (*c)["ok"].get<bool>()) contenders.push_back(s);
+    }
+    if (contenders.size() < 2 || contenders[0] != kBaseline) return;
+    require_unchanged_executables(candor_);
+    std::string list;
+    for (const std::string& s : contenders) list += (list.empty() ? "" : ",") + s;
+    std::cerr << fmt::format("[h2h]         {:<26} side by side: {}...\n", app, list) << std::flush;
+    std::vector<std::string> argv = {self_exe(), "--one", app, "--side-by-side", list, "--schedule-dir",
+                                     (out_ / "schedules").string(), "--side-by-side-seconds",
+                                     fmt::format("{}", o_.side_by_side_seconds), "--runs", std::to_string(o_.runs),
+                                     "--warmup", std::to_string(o_.warmup)};
+    if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
+    candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, o_.timeout + o_.measure_timeout);
+    json row;
+    if (auto line = tagged_line(c.output, kResultTag)) row = json::parse(*line, nullptr, false);
+    if (!row.is_object() || !row.contains("contenders")) {
+      std::cerr << fmt::format("[h2h]         {:<26} side by side FAILED: {}\n", app, child_failure(c));
+      return;
+    }
+    row["app"] = app;
+    row["wall_seconds"] = c.seconds;
+    std::string said;
+    for (json& r : row["contenders"]) {
+      const std::string s = r["scheduler"].get<std::string>();
+      // A stock autoscheduler searched again: is it the schedule its own cell measured?
+      if (r.contains("schedule")) {
+        std::ifstream in(out_ / "schedules" / (app + "." + s + ".cpp"));
+        std::stringstream cell_source;
+        cell_source << in.rdbuf();
+        r["same_schedule_as_cell"] = in && cell_source.str() == r["schedule"].get<std::string>();
+        r.erase("schedule");
+      }
+      said += fmt::format("  {} {}", s,
+                          r.contains("ratio_to_first") ? fmt::format("{:.3f}", r["ratio_to_first"].get<double>())
+                                                       : std::string("FAIL"));
+    }
+    side_by_side_[app] = row;
+    std::ofstream(out_ / "side_by_side.jsonl", std::ios::app) << row.dump() << "\n";
+    std::cerr << fmt::format("[h2h]         {:<26} side by side (runtime / {}):{}\n", app, kBaseline, said);
+  }
+
+  // Runtime of `scheduler` over the baseline's on `app`, timed side by side (NAN: none).
+  double side_by_side_ratio(const std::string& app, const std::string& scheduler) const {
+    auto it = side_by_side_.find(app);
+    if (it == side_by_side_.end()) return NAN;
+    for (const json& r : it->second["contenders"])
+      if (r["scheduler"] == scheduler && r.contains("ratio_to_first")) return r["ratio_to_first"].get<double>();
+    return NAN;
   }
 
   void save_schedule_source(json& cell) {
@@ -421,6 +572,46 @@ class Driver {
                                            : "FAILED (" + cell.value("failure", std::string("?")).substr(0, 160) + ")";
     if (!std::isnan(num(cell, "search_seconds"))) s += fmt::format(", search {:.1f} s", num(cell, "search_seconds"));
     return s;
+  }
+
+  // Runtime over the baseline's per app, timed side by side in one process; the geomean and
+  // the apps where a contender is slower than the baseline.
+  void side_by_side_table(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) const {
+    std::vector<std::string> shown;
+    for (const std::string& s : schedulers)
+      if (s != kBaseline) shown.push_back(s);
+    std::string header = fmt::format("{:<26}", std::string("side by side: / ") + kBaseline);
+    for (const std::string& s : shown) header += fmt::format(" {:>13}", s);
+    std::cout << "\n" << header << "\n" << std::string(header.size(), '-') << "\n";
+    std::map<std::string, std::pair<double, int>> log_sum;  // by contender
+    std::map<std::string, std::vector<std::string>> slower;
+    for (const std::string& app : apps) {
+      std::string row = fmt::format("{:<26}", app);
+      for (const std::string& s : shown) {
+        const double r = side_by_side_ratio(app, s);
+        row += fmt::format(" {:>13}", std::isnan(r) ? std::string("-") : fmt::format("{:.3f}", r));
+        if (std::isnan(r) || r <= 0) continue;
+        log_sum[s].first += std::log(r);
+        ++log_sum[s].second;
+        if (r > 1) slower[s].push_back(app);
+      }
+      std::cout << row << "\n";
+    }
+    std::cout << std::string(header.size(), '-') << "\n";
+    std::string geo = fmt::format("{:<26}", "geomean (n)");
+    for (const std::string& s : shown) {
+      const auto [sum, n] = log_sum.count(s) ? log_sum.at(s) : std::pair<double, int>{0, 0};
+      geo += fmt::format(" {:>13}", n ? fmt::format("{:.3f} ({})", std::exp(sum / n), n) : std::string("-"));
+    }
+    std::cout << geo << "\n";
+    for (const std::string& s : shown) {
+      std::string list;
+      for (const std::string& a : slower[s]) list += (list.empty() ? "" : ", ") + a;
+      std::cout << fmt::format("{} slower than {} on {} apps{}{}\n", s, kBaseline, slower[s].size(),
+                               list.empty() ? "" : ": ", list);
+    }
+    std::cout << "Median over interleaved rounds (one run of each contender per round, for at least "
+              << o_.side_by_side_seconds << " s) of runtime / " << kBaseline << "'s, all in one process.\n";
   }
 
   // The table, the summary CSV, the plot's data and the plot.
@@ -502,6 +693,7 @@ class Driver {
     if (has_naive) geo_row("geomean speedup vs naive", false);
     std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, " << core_count()
               << " threads; search s = seconds to produce the schedule.\n";
+    if (has_base && !side_by_side_.empty()) side_by_side_table(apps, schedulers);
 
     // summary.csv: one row per app.
     {
@@ -510,6 +702,7 @@ class Driver {
       for (const std::string& s : schedulers) csv << "," << s << "_ms";
       for (const std::string& s : searched) csv << "," << s << "_search_s";
       for (const std::string& s : schedulers) csv << "," << s << "_vs_" << kBaseline;
+      for (const std::string& s : schedulers) csv << "," << s << "_side_by_side_vs_" << kBaseline;
       csv << "\n";
       auto f = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6g}", v); };
       for (const std::string& app : apps) {
@@ -517,6 +710,7 @@ class Driver {
         for (const std::string& s : schedulers) csv << "," << f(runtime(app, s));
         for (const std::string& s : searched) csv << "," << f(search(app, s));
         for (const std::string& s : schedulers) csv << "," << f(runtime(app, s) / runtime(app, kBaseline));
+        for (const std::string& s : schedulers) csv << "," << f(side_by_side_ratio(app, s));
         csv << "\n";
       }
     }
@@ -564,6 +758,7 @@ class Driver {
   Options o_;
   fs::path out_;
   Journal journal_;
+  std::map<std::string, json> side_by_side_;  // by app
   std::string candor_;
 };
 
@@ -603,7 +798,8 @@ int driver_main(Options o) {
   const fs::path out = o.out_dir;
   std::error_code ec;
   if (o.fresh) {
-    for (const char* f : {"cells.jsonl", "cells.csv", "summary.csv", "relative_to_adams2019.dat", "head_to_head.png"})
+    for (const char* f : {"cells.jsonl", "cells.csv", "summary.csv", "side_by_side.jsonl", "relative_to_adams2019.dat",
+                          "head_to_head.png"})
       fs::remove(out / f, ec);
   }
   fs::create_directories(out, ec);
@@ -649,17 +845,25 @@ int main(int argc, char** argv) {
   cli.add_flag("--retry-failed", o.retry_failed, "rerun the cells that failed before");
   cli.add_flag("--quick", o.quick, "smoke test: 3 runs, 2 s candor budget, Adams2019 beam size 1");
   cli.add_flag("--no-plot", o.no_plot, "do not run gnuplot");
+  cli.add_option("--side-by-side-seconds", o.side_by_side_seconds,
+                 "after an app's cells, time every contender that verified in one process, in interleaved rounds "
+                 "for at least this long, and report their ratios to Adams2019 (0: off)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   // Child mode (internal).
   cli.add_option("--one", one, "(internal) measure one app in this process")->group("");
   cli.add_option("--scheduler", c.scheduler, "(internal)")->group("");
   cli.add_option("--schedule-file", c.schedule_file, "(internal)")->group("");
+  std::string side_by_side, schedule_dir;
+  cli.add_option("--side-by-side", side_by_side, "(internal) with --one: these contenders, interleaved")->group("");
+  cli.add_option("--schedule-dir", schedule_dir, "(internal) candor's schedules for --side-by-side")->group("");
   CLI11_PARSE(cli, argc, argv);
   if (!one.empty()) {
     c.app = one;
     c.runs = o.runs;
     c.warmup = o.warmup;
     c.adams_beam_size = o.adams_beam_size;
-    return child_main(c);
+    return child_main(c, side_by_side, schedule_dir, o.side_by_side_seconds);
   }
   try {
     return driver_main(o);

@@ -295,15 +295,30 @@ EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const Ker
 std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<Schedule>& schedules,
                                              const KernelDescription& kd, const Outputs& reference,
                                              const Halide::Target& target, const RunOptions& options) {
-  std::vector<EvalResult> results(schedules.size());
-  std::vector<Prepared> prepared(schedules.size());
+  std::vector<AppInstance> instances(schedules.size());
+  std::vector<EvalResult> failed(schedules.size());
+  std::vector<const AppInstance*> built;
+  for (size_t i = 0; i < schedules.size(); ++i)
+    if (scheduled_instance(app, schedules[i], kd, target, instances[i], failed[i].failed_step, failed[i].error))
+      built.push_back(&instances[i]);
+  std::vector<EvalResult> timed = evaluate_instances_interleaved(built, reference, target, options);
+  std::vector<EvalResult> results;
+  for (size_t i = 0, k = 0; i < schedules.size(); ++i)
+    results.push_back(failed[i].failed_step.empty() ? timed[k++] : failed[i]);
+  // A schedule that failed before timing is not a first to compare with.
+  if (!results.empty() && !results[0].failed_step.empty())
+    for (EvalResult& r : results) r.ratio_to_first = 0;
+  return results;
+}
+
+std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const AppInstance*>& instances,
+                                                       const Outputs& reference, const Halide::Target& target,
+                                                       const RunOptions& options) {
+  std::vector<EvalResult> results(instances.size());
+  std::vector<Prepared> prepared(instances.size());
   std::vector<size_t> ready;
-  for (size_t i = 0; i < schedules.size(); ++i) {
-    AppInstance inst;
-    if (scheduled_instance(app, schedules[i], kd, target, inst, results[i].failed_step, results[i].error) &&
-        prepare(inst, reference, target, options, prepared[i], results[i]))
-      ready.push_back(i);
-  }
+  for (size_t i = 0; i < instances.size(); ++i)
+    if (prepare(*instances[i], reference, target, options, prepared[i], results[i])) ready.push_back(i);
   // Odd rounds run in reverse order, so that no schedule always runs after the same one.
   const auto start = Clock::now();
   for (int round = 0; !ready.empty() && (round < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds);

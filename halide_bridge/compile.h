@@ -83,6 +83,12 @@ std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<S
                                              const KernelDescription& kd, const Outputs& reference,
                                              const Halide::Target& target, const RunOptions& options = {});
 
+// Same, for instances that are already scheduled (by apply_expert_schedule, a stock
+// autoscheduler, apply_schedule): ratio_to_first compares with instances[0].
+std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const AppInstance*>& instances,
+                                                       const Outputs& reference, const Halide::Target& target,
+                                                       const RunOptions& options = {});
+
 // Same, for an instance that is already scheduled (e.g. by apply_expert_schedule).
 EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
                              const RunOptions& options = {});
