@@ -769,6 +769,7 @@ int driver_main(Options o) {
     if (o.adams_beam_size == 0) o.adams_beam_size = 1;
     o.timeout = std::min(o.timeout, 120.0);
     o.measure_timeout = std::min(o.measure_timeout, 120.0);
+    o.side_by_side_seconds = std::min(o.side_by_side_seconds, 1.0);
   }
   std::vector<std::string> apps;
   if (o.apps.empty()) {
@@ -843,7 +844,7 @@ int main(int argc, char** argv) {
   cli.add_option("--candor", o.candor, "the candor executable (default: next to this one)");
   cli.add_flag("--fresh", o.fresh, "forget the results of earlier runs in --out");
   cli.add_flag("--retry-failed", o.retry_failed, "rerun the cells that failed before");
-  cli.add_flag("--quick", o.quick, "smoke test: 3 runs, 2 s candor budget, Adams2019 beam size 1");
+  cli.add_flag("--quick", o.quick, "smoke test: 3 runs, 2 s candor budget, Adams2019 beam size 1, 1 s side by side");
   cli.add_flag("--no-plot", o.no_plot, "do not run gnuplot");
   cli.add_option("--side-by-side-seconds", o.side_by_side_seconds,
                  "after an app's cells, time every contender that verified in one process, in interleaved rounds "
