@@ -162,38 +162,56 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   // Wall time, proposing neighbours included.
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  // The first measurement of schedules `group`: schedule i alone, or several side by side
-  // with schedule `beside` (a centre, measured again as their reference).
-  auto first_measurements = [&](const std::vector<size_t>& group, std::optional<size_t> beside) {
-    std::vector<halide_bridge::Schedule> together;
-    if (beside) together.push_back(schedules[*beside]);
-    for (size_t i : group) {
-      measured_keys.insert(measurement_key(app, schedules[i]));
-      together.push_back(schedules[i]);
-    }
-    const std::vector<Measurement> ms = measure_together(app, together, options);
-    for (size_t k = 0; k < group.size(); ++k) {
-      const size_t i = group[k];
-      const Measurement& m = ms.at(beside ? k + 1 : k);
-      record(m);
-      ++out.measured;
-      if (progress) progress(i, 0, m);
-      if (!m.ok) {
-        out.failures.emplace_back(i, m.failure);
-        continue;
-      }
-      measured_ms[i] = m.runtime_ms;
-      estimate_ms[i] = beside ? estimate_ms[*beside] * m.ratio_to_first : m.runtime_ms;
-    }
-  };
+  // The first measurement of schedules `group`, side by side in one process: with schedule
+  // `beside` (measured again as their reference), or else with the group's first as the
+  // reference. A process that crashes or times out fails every schedule in it, so a group
+  // that failed that way is measured again one schedule a process, to tell which one did.
+  std::function<void(const std::vector<size_t>&, std::optional<size_t>)> first_measurements =
+      [&](const std::vector<size_t>& group, std::optional<size_t> beside) {
+        std::vector<halide_bridge::Schedule> together;
+        if (beside) together.push_back(schedules[*beside]);
+        for (size_t i : group) {
+          measured_keys.insert(measurement_key(app, schedules[i]));
+          together.push_back(schedules[i]);
+        }
+        const std::vector<Measurement> ms = measure_together(app, together, options);
+        const bool process_failed = std::all_of(ms.begin(), ms.end(), [](const Measurement& m) {
+          return m.failure == "crash" || m.failure == "timeout";
+        });
+        if (together.size() > 1 && process_failed) {
+          for (const Measurement& m : ms) record(m);
+          for (size_t i : group) first_measurements({i}, std::nullopt);
+          return;
+        }
+        const size_t reference = beside ? *beside : group[0];
+        for (size_t k = 0; k < group.size(); ++k) {
+          const size_t i = group[k];
+          const Measurement& m = ms.at(beside ? k + 1 : k);
+          record(m);
+          ++out.measured;
+          if (progress) progress(i, 0, m);
+          if (!m.ok) {
+            out.failures.emplace_back(i, m.failure);
+            continue;
+          }
+          measured_ms[i] = m.runtime_ms;
+          const bool on_reference_scale = i != reference && estimate_ms[reference] > 0 && m.ratio_to_first > 0;
+          estimate_ms[i] = on_reference_scale ? estimate_ms[reference] * m.ratio_to_first : m.runtime_ms;
+        }
+      };
   auto fits = [&](double more) { return seconds <= 0 || elapsed() + more <= seconds; };
   // Schedule measurements kept for the finalists' confirmations.
   const int reserve = std::max(0, confirmations) * std::max(1, finalists);
   const bool searching_locally = local.propose && seconds > 0;
-  for (size_t i = 0; i < given.size(); ++i) {
-    if (i > 0 && !fits(typical() * (1 + reserve))) break;
-    if (i > 0 && searching_locally && elapsed() >= seconds * (1 - local.share)) break;
-    first_measurements({i}, std::nullopt);
+  // The given schedules, `batch` at a time side by side with the first (the model's pick),
+  // which the first process measures with them: their estimates share its scale.
+  const size_t batch = std::max(1, local.batch);
+  for (size_t next = 0; next < given.size();) {
+    std::vector<size_t> group;
+    while (next < given.size() && group.size() < (next == 0 ? batch + 1 : batch)) group.push_back(next++);
+    if (group[0] > 0 && !fits(typical() * (group.size() + 1 + reserve))) break;
+    if (group[0] > 0 && searching_locally && elapsed() >= seconds * (1 - local.share)) break;
+    first_measurements(group, group[0] > 0 && estimate_ms[0] > 0 ? std::optional<size_t>(0) : std::nullopt);
   }
   auto measured_ok = [&]() {
     std::vector<size_t> ok;

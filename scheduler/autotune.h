@@ -1,6 +1,6 @@
 // Autotuning: the most promising schedules a search found are compiled, verified against
-// the reference and benchmarked, each in a child process with a time limit (a candidate that
-// crashes or hangs is recorded and skipped), then the neighbours of the fastest (a measured
+// the reference and benchmarked, a few at a time in a child process with a time limit (a
+// candidate that crashes or hangs is recorded and skipped), then the neighbours of the fastest (a measured
 // local search, when the caller proposes them), and the best measured one wins. Every result is
 // appended to a journal (JSON lines) as soon as it is known, so an interrupted run resumes
 // without measuring anything twice.
@@ -66,7 +66,8 @@ using AutotuneProgress = std::function<void(size_t, int, const Measurement&)>;
 // as in AutotuneResult::chosen) gives its neighbours, measured `batch` at a time side by side
 // with the centre (one process compiles the centre once for several), in the order
 // proposed; the fastest of a batch, if `improvement` (a fraction) faster than the centre,
-// becomes the next centre. Runs only under a time limit.
+// becomes the next centre. Runs only under a time limit. `batch` also groups the given
+// schedules (see autotune).
 struct LocalSearch {
   std::function<std::vector<halide_bridge::Schedule>(size_t centre)> propose;
   double share = 0.5;
@@ -74,14 +75,17 @@ struct LocalSearch {
   int batch = 3;
 };
 
-// Measures `schedules` in order, then the local search's proposals, starting no new one once
-// a typical measurement (the median so far) would overrun `seconds` (0: no limit; a
-// measurement is never cut short, which would record a false timeout), keeping time for the
-// finalists: the `finalists` fastest are measured side by side `confirmations` more times,
-// each time in a fresh process, and the lowest median ratio to the first finalist wins
-// (without confirmations, the fastest measured). Some runtimes depend on the process (buffer
-// alignment: matmul measured 4.5 ms in some processes and 9 ms in others), and a lucky
-// measurement must repeat to win.
+// Measures `schedules` in order, `local.batch` a process side by side with the first one
+// (which the first process measures with them), so that the model's order among them, which
+// one process's timing cannot check, is checked on one scale; then the local search's
+// proposals. It starts no new process once a typical measurement (the median so far) would
+// overrun `seconds` (0: no limit; a measurement is never cut short, which would record a
+// false timeout), keeping time for the finalists: the `finalists` fastest are measured side
+// by side `confirmations` more times, each time in a fresh process, and the lowest median
+// ratio to the first finalist wins (without confirmations, the fastest measured). Some
+// runtimes depend on the process (buffer alignment: matmul measured 4.5 ms in some processes
+// and 9 ms in others), and a lucky measurement must repeat to win. A process that crashes or
+// hangs is retried one schedule a process, so that only the culprit is recorded as failed.
 AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
                         const AutotuneOptions& options, double seconds, int finalists = 3,
                         int confirmations = 2, const AutotuneProgress& progress = {},

@@ -34,7 +34,8 @@ class Autotune : public ::testing::Test {
     fs::create_directories(dir_);
     // Arguments: measure APP --schedules FILE --json ... (one schedule a line; several are
     // measured side by side). Every schedule measured is logged in calls.log. "lucky" measures
-    // 1 ms in its first process only, then 10 ms; "steady" always 2 ms.
+    // 1 ms in its first process only, then 10 ms; "steady" always 2 ms. A file "drift" holding
+    // a factor scales every time its process measures (the machine's load changing).
     worker_ = (dir_ / "worker.sh").string();
     std::ofstream(worker_) << "#!/bin/sh\n"
                            << "log=" << (dir_ / "calls.log").string() << "\n"
@@ -51,6 +52,8 @@ class Autotune : public ::testing::Test {
                            << "  *slow*) t=3.0 ;;\n"
                            << "  *) t=2.0 ;;\n"
                            << "esac\n"
+                           << "[ -f " << (dir_ / "drift").string() << " ] && t=$(awk \"BEGIN { print $t * $(cat "
+                           << (dir_ / "drift").string() << ") }\")\n"
                            << "[ -z \"$first\" ] && first=$t\n"
                            << "r=$(awk \"BEGIN { print $t / $first }\")\n"
                            << "echo \"{\\\"verified\\\": true, \\\"runtime_ms\\\": $t, \\\"ratio_to_first\\\": $r}\"\n"
@@ -91,8 +94,10 @@ TEST_F(Autotune, KeepsTheFastestThatRepeatsAndSkipsCrashesAndHangs) {
   // lucky: 1, 10, 10 (median 10); steady: 2, 2, 2.
   EXPECT_EQ(r.chosen, 3);
   EXPECT_DOUBLE_EQ(r.runtime_ms, 2.0);
+  // The four in one process, which crashed at the first; then one a process; then the two
+  // finalists twice.
   const int first_run = calls();
-  EXPECT_EQ(first_run, 4 + 2 * 2);
+  EXPECT_EQ(first_run, 1 + 4 + 2 * 2);
 
   // The journal holds every measurement, repeats included: nothing runs again.
   const AutotuneResult again = candor::scheduler::autotune("app", schedules, options(), 0, 3, 2);
@@ -106,6 +111,29 @@ TEST_F(Autotune, WithoutConfirmationsTheFirstMeasurementDecides) {
   EXPECT_EQ(r.chosen, 1);
   EXPECT_DOUBLE_EQ(r.runtime_ms, 1.0);
   EXPECT_EQ(calls(), 2);
+}
+
+// The given schedules are measured three a process beside the first: a schedule measured
+// while the machine ran 3x slower still wins on its ratio to the first.
+TEST_F(Autotune, GivenSchedulesAreComparedOnTheFirstOnesScale) {
+  const std::vector<hb::Schedule> schedules = {schedule_named("steady"), schedule_named("slow_a"),
+                                               schedule_named("slow_b"), schedule_named("slow_c"),
+                                               schedule_named("faster")};
+  candor::scheduler::LocalSearch local;
+  local.batch = 3;
+  std::ofstream(dir_ / "drift") << 1;
+  std::vector<double> seen_ms;
+  const auto progress = [&](size_t, int, const candor::scheduler::Measurement& m) {
+    seen_ms.push_back(m.runtime_ms);
+    std::ofstream(dir_ / "drift") << 3;  // the second process runs on a loaded machine
+  };
+  const AutotuneResult r = candor::scheduler::autotune("app", schedules, options(), 0, 3, 0, progress, local);
+  // steady, slow_a, slow_b, slow_c in one process; steady again with faster in another.
+  EXPECT_EQ(calls(), 4 + 2);
+  EXPECT_EQ(r.measured, 5u);
+  ASSERT_EQ(seen_ms.size(), 5u);
+  EXPECT_DOUBLE_EQ(seen_ms[4], 4.5);  // faster's own time, slower than steady's 2 ms
+  EXPECT_EQ(r.chosen, 4);             // but 0.75x steady's beside it
 }
 
 TEST_F(Autotune, LocalSearchMovesToFasterNeighboursAndMeasuresNoScheduleTwice) {
