@@ -54,6 +54,7 @@
 #include "comma_list.h"
 #include "child_process.h"
 #include "halide_bridge/compile.h"
+#include "runtime/statistics.h"
 #include "halide_bridge/directives.h"
 #include "halide_bridge/validate.h"
 
@@ -289,7 +290,8 @@ struct Options {
   bool retry_failed = false;
   bool quick = false;
   bool no_plot = false;
-  double side_by_side_seconds = 3;  // 0: no side-by-side round per app
+  double side_by_side_seconds = 3;  // 0: no side-by-side timing per app
+  int side_by_side_processes = 3;
 };
 
 std::string csv_field(std::string s) {
@@ -385,7 +387,8 @@ class Driver {
     std::string line;
     while (std::getline(in, line)) {
       json j = json::parse(line, nullptr, false);
-      if (j.is_object() && j.contains("app") && j.contains("contenders")) side_by_side_[j["app"].get<std::string>()] = j;
+      if (j.is_object() && j.contains("app") && j.contains("contenders"))
+        side_by_side_[j["app"].get<std::string>()].push_back(j);
     }
   }
 
@@ -499,11 +502,13 @@ class Driver {
     }
   }
 
-  // All contenders of `app` timed together in one child (run_side_by_side), once per app and
-  // output folder; a cell's single-process median carries +-20% on this machine, a ratio
-  // measured round by round a few percent.
+  // All contenders of `app` timed together in a child (run_side_by_side), in
+  // --side-by-side-processes fresh processes per app and output folder (a rerun runs the
+  // missing ones). A cell's single-process median carries +-20% on this machine; a ratio
+  // measured round by round in one process is steadier, but some of its error belongs to the
+  // process (where buffers and code land), hence several.
   void side_by_side(const std::string& app, const std::vector<std::string>& schedulers) {
-    if (o_.side_by_side_seconds <= 0 || side_by_side_.count(app)) return;
+    if (o_.side_by_side_seconds <= 0) return;
     std::vector<std::string> contenders;
     if (std::count(schedulers.begin(), schedulers.end(), kBaseline)) contenders.push_back(kBaseline);
     for (const std::string& s : schedulers) {
@@ -511,51 +516,58 @@ class Driver {
       if (s != kBaseline && c && (*c)["ok"].get<bool>()) contenders.push_back(s);
     }
     if (contenders.size() < 2 || contenders[0] != kBaseline) return;
-    require_unchanged_executables(candor_);
     std::string list;
     for (const std::string& s : contenders) list += (list.empty() ? "" : ",") + s;
-    std::cerr << fmt::format("[h2h]         {:<26} side by side: {}...\n", app, list) << std::flush;
-    std::vector<std::string> argv = {self_exe(), "--one", app, "--side-by-side", list, "--schedule-dir",
-                                     (out_ / "schedules").string(), "--side-by-side-seconds",
-                                     fmt::format("{}", o_.side_by_side_seconds), "--runs", std::to_string(o_.runs),
-                                     "--warmup", std::to_string(o_.warmup)};
-    if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
-    candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, o_.timeout + o_.measure_timeout);
-    json row;
-    if (auto line = tagged_line(c.output, kResultTag)) row = json::parse(*line, nullptr, false);
-    if (!row.is_object() || !row.contains("contenders")) {
-      std::cerr << fmt::format("[h2h]         {:<26} side by side FAILED: {}\n", app, child_failure(c));
-      return;
-    }
-    row["app"] = app;
-    row["wall_seconds"] = c.seconds;
-    std::string said;
-    for (json& r : row["contenders"]) {
-      const std::string s = r["scheduler"].get<std::string>();
-      // A stock autoscheduler searched again: is it the schedule its own cell measured?
-      if (r.contains("schedule")) {
-        std::ifstream in(out_ / "schedules" / (app + "." + s + ".cpp"));
-        std::stringstream cell_source;
-        cell_source << in.rdbuf();
-        r["same_schedule_as_cell"] = in && cell_source.str() == r["schedule"].get<std::string>();
-        r.erase("schedule");
+    for (int p = int(side_by_side_[app].size()); p < o_.side_by_side_processes; ++p) {
+      require_unchanged_executables(candor_);
+      std::cerr << fmt::format("[h2h]         {:<26} side by side {}/{}: {}...\n", app, p + 1,
+                               o_.side_by_side_processes, list)
+                << std::flush;
+      std::vector<std::string> argv = {self_exe(), "--one", app, "--side-by-side", list, "--schedule-dir",
+                                       (out_ / "schedules").string(), "--side-by-side-seconds",
+                                       fmt::format("{}", o_.side_by_side_seconds), "--runs", std::to_string(o_.runs),
+                                       "--warmup", std::to_string(o_.warmup)};
+      if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
+      candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, o_.timeout + o_.measure_timeout);
+      json row;
+      if (auto line = tagged_line(c.output, kResultTag)) row = json::parse(*line, nullptr, false);
+      if (!row.is_object() || !row.contains("contenders")) {
+        std::cerr << fmt::format("[h2h]         {:<26} side by side FAILED: {}\n", app, child_failure(c));
+        return;
       }
-      said += fmt::format("  {} {}", s,
-                          r.contains("ratio_to_first") ? fmt::format("{:.3f}", r["ratio_to_first"].get<double>())
-                                                       : std::string("FAIL"));
+      row["app"] = app;
+      row["wall_seconds"] = c.seconds;
+      std::string said;
+      for (json& r : row["contenders"]) {
+        const std::string s = r["scheduler"].get<std::string>();
+        // A stock autoscheduler searched again: is it the schedule its own cell measured?
+        if (r.contains("schedule")) {
+          std::ifstream in(out_ / "schedules" / (app + "." + s + ".cpp"));
+          std::stringstream cell_source;
+          cell_source << in.rdbuf();
+          r["same_schedule_as_cell"] = in && cell_source.str() == r["schedule"].get<std::string>();
+          r.erase("schedule");
+        }
+        said += fmt::format("  {} {}", s,
+                            r.contains("ratio_to_first") ? fmt::format("{:.3f}", r["ratio_to_first"].get<double>())
+                                                         : std::string("FAIL"));
+      }
+      side_by_side_[app].push_back(row);
+      std::ofstream(out_ / "side_by_side.jsonl", std::ios::app) << row.dump() << "\n";
+      std::cerr << fmt::format("[h2h]         {:<26} side by side (runtime / {}):{}\n", app, kBaseline, said);
     }
-    side_by_side_[app] = row;
-    std::ofstream(out_ / "side_by_side.jsonl", std::ios::app) << row.dump() << "\n";
-    std::cerr << fmt::format("[h2h]         {:<26} side by side (runtime / {}):{}\n", app, kBaseline, said);
   }
 
-  // Runtime of `scheduler` over the baseline's on `app`, timed side by side (NAN: none).
+  // Runtime of `scheduler` over the baseline's on `app`, timed side by side: the median over
+  // the processes that timed both (NAN: none).
   double side_by_side_ratio(const std::string& app, const std::string& scheduler) const {
     auto it = side_by_side_.find(app);
     if (it == side_by_side_.end()) return NAN;
-    for (const json& r : it->second["contenders"])
-      if (r["scheduler"] == scheduler && r.contains("ratio_to_first")) return r["ratio_to_first"].get<double>();
-    return NAN;
+    std::vector<double> ratios;
+    for (const json& process : it->second)
+      for (const json& r : process["contenders"])
+        if (r["scheduler"] == scheduler && r.contains("ratio_to_first")) ratios.push_back(r["ratio_to_first"].get<double>());
+    return ratios.empty() ? NAN : candor::median(ratios);
   }
 
   void save_schedule_source(json& cell) {
@@ -610,8 +622,10 @@ class Driver {
       std::cout << fmt::format("{} slower than {} on {} apps{}{}\n", s, kBaseline, slower[s].size(),
                                list.empty() ? "" : ": ", list);
     }
-    std::cout << "Median over interleaved rounds (one run of each contender per round, for at least "
-              << o_.side_by_side_seconds << " s) of runtime / " << kBaseline << "'s, all in one process.\n";
+    std::cout << "Median over " << o_.side_by_side_processes
+              << " processes of the median over interleaved rounds (one warm-up and one timed run of each contender per "
+                 "round, for at least "
+              << o_.side_by_side_seconds << " s) of runtime / " << kBaseline << "'s.\n";
   }
 
   // The table, the summary CSV, the plot's data and the plot.
@@ -758,7 +772,7 @@ class Driver {
   Options o_;
   fs::path out_;
   Journal journal_;
-  std::map<std::string, json> side_by_side_;  // by app
+  std::map<std::string, std::vector<json>> side_by_side_;  // by app, one record per process
   std::string candor_;
 };
 
@@ -770,6 +784,7 @@ int driver_main(Options o) {
     o.timeout = std::min(o.timeout, 120.0);
     o.measure_timeout = std::min(o.measure_timeout, 120.0);
     o.side_by_side_seconds = std::min(o.side_by_side_seconds, 1.0);
+    o.side_by_side_processes = 1;
   }
   std::vector<std::string> apps;
   if (o.apps.empty()) {
@@ -851,6 +866,10 @@ int main(int argc, char** argv) {
                  "for at least this long, and report their ratios to Adams2019 (0: off)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cli.add_option("--side-by-side-processes", o.side_by_side_processes,
+                 "fresh processes that time an app's contenders side by side (the median ratio is reported)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   // Child mode (internal).
   cli.add_option("--one", one, "(internal) measure one app in this process")->group("");
   cli.add_option("--scheduler", c.scheduler, "(internal)")->group("");

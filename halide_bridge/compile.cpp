@@ -325,8 +325,15 @@ std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const A
        ++round) {
     if (round % 2) std::reverse(ready.begin(), ready.end());
     std::vector<size_t> still;
-    for (size_t i : ready)
+    for (size_t i : ready) {
+      EvalResult warm;
+      if (options.rewarm && !timed_run(prepared[i], target, warm)) {
+        results[i].failed_step = warm.failed_step;
+        results[i].error = warm.error;
+        continue;
+      }
       if (timed_run(prepared[i], target, results[i])) still.push_back(i);
+    }
     if (round % 2) std::reverse(still.begin(), still.end());
     ready = std::move(still);
   }

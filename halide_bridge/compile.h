@@ -31,6 +31,11 @@ struct RunOptions {
   // evaluate_interleaved: further rounds until the timed runs took this long in all (a
   // 0.15 ms pipeline's ratio over 5 rounds varied by 10% between processes).
   double min_timed_seconds = 0;
+  // evaluate_interleaved: each timed run follows an untimed run of the same pipeline, so it
+  // finds its own data in the caches and the thread pool warm, as in a loop of runs, rather
+  // than what the pipeline before it left (a 0.013 ms hist_eq's ratio to another schedule
+  // read 0.7 in one process and 1.3 in another without it).
+  bool rewarm = true;
   Tolerance tolerance;
 };
 
