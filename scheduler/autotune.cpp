@@ -255,6 +255,14 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
     }
   }
   std::vector<size_t> ranked = measured_ok();
+  // The model's pick (schedule 0) is the first finalist and the confirmations' reference:
+  // another finalist wins only by `local.improvement`, so that measurements that cannot tell
+  // the finalists apart (hist_eq's, all within 1%) leave the model's choice in place.
+  const bool model_is_reference = confirmations > 0 && estimate_ms[0] > 0;
+  if (model_is_reference) {
+    ranked.erase(std::find(ranked.begin(), ranked.end(), size_t{0}));
+    ranked.insert(ranked.begin(), 0);
+  }
   if (ranked.size() > static_cast<size_t>(std::max(1, finalists))) ranked.resize(std::max(1, finalists));
   // Without confirmations: the best estimate, reported at its own measured runtime.
   std::vector<std::vector<double>> ratios(ranked.size()), runtimes(ranked.size());
@@ -275,12 +283,13 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   double best_ratio = 0;
   for (size_t k = 0; k < ranked.size(); ++k) {
     if (ratios[0].empty()) {  // not confirmed: the order of the estimates decides
-      out.chosen = static_cast<int>(ranked[0]);
-      out.runtime_ms = measured_ms[ranked[0]];
+      const size_t best = measured_ok().front();
+      out.chosen = static_cast<int>(best);
+      out.runtime_ms = measured_ms[best];
       break;
     }
     if (ratios[k].empty()) continue;
-    const double ratio = median(ratios[k]);
+    const double ratio = median(ratios[k]) / (model_is_reference && k > 0 ? 1 - local.improvement : 1);
     if (out.chosen < 0 || ratio < best_ratio) {
       out.chosen = static_cast<int>(ranked[k]);
       out.runtime_ms = median(runtimes[k]);

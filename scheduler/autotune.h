@@ -82,7 +82,9 @@ struct LocalSearch {
 // overrun `seconds` (0: no limit; a measurement is never cut short, which would record a
 // false timeout), keeping time for the finalists: the `finalists` fastest are measured side
 // by side `confirmations` more times, each time in a fresh process, and the lowest median
-// ratio to the first finalist wins (without confirmations, the fastest measured). Some
+// ratio to the first finalist wins (without confirmations, the fastest measured). The first
+// schedule (the model's pick) is always a finalist, and another must be `local.improvement`
+// faster than it to win. Some
 // runtimes depend on the process (buffer alignment: matmul measured 4.5 ms in some processes
 // and 9 ms in others), and a lucky measurement must repeat to win. A process that crashes or
 // hangs is retried one schedule a process, so that only the culprit is recorded as failed.

@@ -48,6 +48,7 @@ class Autotune : public ::testing::Test {
                            << "  *lucky*) n=$(grep -c lucky \"$log\"); "
                            << "if [ \"$n\" -eq 1 ]; then t=1.0; else t=10.0; fi ;;\n"
                            << "  *fastest*) t=1.0 ;;\n"
+                           << "  *near*) t=1.96 ;;\n"
                            << "  *faster*) t=1.5 ;;\n"
                            << "  *slow*) t=3.0 ;;\n"
                            << "  *) t=2.0 ;;\n"
@@ -134,6 +135,17 @@ TEST_F(Autotune, GivenSchedulesAreComparedOnTheFirstOnesScale) {
   ASSERT_EQ(seen_ms.size(), 5u);
   EXPECT_DOUBLE_EQ(seen_ms[4], 4.5);  // faster's own time, slower than steady's 2 ms
   EXPECT_EQ(r.chosen, 4);             // but 0.75x steady's beside it
+}
+
+// The model's pick stays unless a finalist beats it side by side by the local search's
+// improvement (5%): 2% faster is not enough, 25% is.
+TEST_F(Autotune, TheModelsPickStaysUnlessAFinalistIsClearlyFaster) {
+  const AutotuneResult kept =
+      candor::scheduler::autotune("app", {schedule_named("steady"), schedule_named("near")}, options(), 0, 3, 2);
+  EXPECT_EQ(kept.chosen, 0);
+  const AutotuneResult moved = candor::scheduler::autotune(
+      "app", {schedule_named("steady"), schedule_named("near"), schedule_named("faster")}, options(), 0, 3, 2);
+  EXPECT_EQ(moved.chosen, 2);
 }
 
 TEST_F(Autotune, LocalSearchMovesToFasterNeighboursAndMeasuresNoScheduleTwice) {
