@@ -163,6 +163,7 @@ OpCounts& OpCounts::operator+=(const OpCounts& o) {
   add += o.add;
   mul += o.mul;
   div += o.div;
+  variable_div += o.variable_div;
   minmax += o.minmax;
   compare += o.compare;
   logic += o.logic;
@@ -195,8 +196,13 @@ class OpCounter : public HI::IRVisitor {
   void visit(const HI::Add* op) override { arith(op, &OpCounts::add); }
   void visit(const HI::Sub* op) override { arith(op, &OpCounts::add); }
   void visit(const HI::Mul* op) override { arith(op, &OpCounts::mul); }
-  void visit(const HI::Div* op) override { arith(op, &OpCounts::div); }
-  void visit(const HI::Mod* op) override { arith(op, &OpCounts::div); }
+  template <typename T>
+  void division(const T* op) {
+    if (!op->type.is_float() && !HI::is_const(op->b)) counts.variable_div += 1;
+    arith(op, &OpCounts::div);
+  }
+  void visit(const HI::Div* op) override { division(op); }
+  void visit(const HI::Mod* op) override { division(op); }
   void visit(const HI::Min* op) override { arith(op, &OpCounts::minmax); }
   void visit(const HI::Max* op) override { arith(op, &OpCounts::minmax); }
   void visit(const HI::EQ* op) override { arith(op, &OpCounts::compare); }
@@ -252,6 +258,7 @@ void to_json(nlohmann::json& j, const OpCounts& c) {
   j = nlohmann::json{{"add", c.add},
                      {"mul", c.mul},
                      {"div", c.div},
+                     {"variable_div", c.variable_div},
                      {"minmax", c.minmax},
                      {"compare", c.compare},
                      {"logic", c.logic},

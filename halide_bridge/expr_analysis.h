@@ -53,6 +53,10 @@ struct OpCounts {
   int add = 0;             // Add, Sub
   int mul = 0;             // Mul
   int div = 0;             // Div, Mod
+  // Of those, integer ones by a divisor that is not a constant (a parameter, a pixel
+  // count): Halide cannot turn them into multiplies, and x86 has no SIMD integer division,
+  // so each lane divides on its own.
+  int variable_div = 0;
   int minmax = 0;          // Min, Max
   int compare = 0;         // EQ NE LT LE GT GE
   int logic = 0;           // And Or Not

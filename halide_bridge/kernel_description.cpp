@@ -438,8 +438,13 @@ class Describer {
       }
       CallCollector cc;
       std::map<std::string, HI::Box> boxes;
+      for (const Halide::Expr& e : exprs) st.ops += count_ops(e);
+      // The compiled code divides by parameters' run-time values, not by their estimates
+      // (which the expressions above hold, folded): count those divisions before substituting.
+      st.ops.variable_div = 0;
+      for (const Halide::Expr& v : def.values())
+        st.ops.variable_div += count_ops(HI::simplify(HI::substitute_in_all_lets(v))).variable_div;
       for (const Halide::Expr& e : exprs) {
-        st.ops += count_ops(e);
         e.accept(&cc);
         for (auto& [callee, box] : HI::boxes_required(e, scope, func_value_bounds_)) {
           auto it = boxes.find(callee);

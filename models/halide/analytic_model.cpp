@@ -732,6 +732,20 @@ class Evaluator {
     return n;
   }
 
+  // Integer divisions by a runtime value per point of stage (f, stage), through inlined Funcs
+  // (each evaluated once per distinct point its call sites read).
+  double variable_divisions_per_point(int f, int stage, int depth) const {
+    const hb::StageInfo* st = stage_info(f, stage);
+    if (!st || depth > 32) return 0;
+    double n = st->ops.variable_div;
+    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[f].name, stage)) {
+      const int p = e->producer_is_input ? -1 : find(e->producer);
+      if (p >= 0 && p != f && state_[p].resolved && state_[p].where == Where::Inline)
+        n += inline_evals(*e, std::vector<double>(st->loops.size(), 1.0)) * variable_divisions_per_point(p, 0, depth + 1);
+    }
+    return n;
+  }
+
   // Bytes of a root buffer (an input, or a Func computed at the root) by name.
   double root_buffer_bytes(const std::string& name) const {
     if (const hb::InputInfo* in = kd_.find_input(name)) {
@@ -869,6 +883,11 @@ class Evaluator {
     const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
     c.compute_s = c.points_computed / c.vector_efficiency *
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
+    // Integer divisions by a runtime value run lane by lane, vectorized or not.
+    const double divisions = variable_divisions_per_point(f, stage, 0);
+    if (divisions > 0)
+      c.compute_s += c.points_computed * divisions / c.vector_efficiency /
+                     std::max(m_.variable_division_lanes_per_s * c.cores_used, 1.0);
 
     // Memory: producers' footprints per production from the level holding them.
     const double streamed = pipeline_bytes();

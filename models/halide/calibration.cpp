@@ -247,6 +247,30 @@ double gather_rate(int cores, const Target& target, const CalibrationOptions& o)
   return 1024.0 * rows * lookups / s / cores;
 }
 
+// Integer division by a value known only at run time (a pixel count, a parameter), in
+// vectorized code: x86 has no SIMD integer division, so LLVM divides lane by lane. Returns
+// lanes divided per second per core.
+double variable_division_rate(int cores, const Target& target, const CalibrationOptions& o) {
+  const int lanes = target.natural_vector_size(Int(32)), divisions = 8;
+  Param<int> divisor("calib_divisor");
+  divisor.set(7919);
+  Var x("x"), y("y");
+  Func f("calib_division");
+  Expr v = 0;
+  for (int k = 0; k < divisions; ++k)  // independent quotients
+    v = v ^ ((x * 37 + y * 11 + k * 97) / divisor);
+  f(x, y) = v;
+  f.vectorize(x, lanes).parallel(y, 8);
+  f.compile_jit(target);
+  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
+    Buffer<int> out(1024, n);
+    f.realize(out, target);
+  });
+  Buffer<int> out(1024, rows);
+  const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
+  return 1024.0 * rows * divisions / s / cores;
+}
+
 // Streaming reads: each core sums its own chunk of `chunk_bytes` (rows of 64 floats),
 // `passes` times. Returns bytes read per second over the active cores.
 struct ReadKernel {
@@ -435,6 +459,8 @@ MachineDescription calibrate(const CalibrationOptions& o) {
 
   m.gather_lanes_per_s = gather_rate(m.cores, target, o);
   log("gathered lanes G/s/core: " + std::to_string(m.gather_lanes_per_s * 1e-9));
+  m.variable_division_lanes_per_s = variable_division_rate(m.cores, target, o);
+  log("lanes divided by a variable G/s/core: " + std::to_string(m.variable_division_lanes_per_s * 1e-9));
 
   ReadKernel rk(target);
   struct Level {

@@ -88,6 +88,7 @@ struct MachineDescription {
   Throughput vector;        // per core, natural-width SIMD code
   std::vector<RegisterTileRate> register_tile;  // ascending accumulators
   double gather_lanes_per_s = 0;  // per core: lanes a vectorized table lookup (L1) loads
+  double variable_division_lanes_per_s = 0;  // per core: int32 lanes divided by a runtime value
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
   std::vector<RowStreamRate> row_streams;  // ascending rows

@@ -78,6 +78,7 @@ TEST(Machine, JsonRoundTrip) {
   m.vector = {1e10, 2e10, 3e10, 4e10};
   m.register_tile = {{1, 1.5e10}, {4, 4.5e10}, {8, 6e10}};
   m.gather_lanes_per_s = 2e9;
+  m.variable_division_lanes_per_s = 3e8;
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
@@ -404,6 +405,34 @@ TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
   const double points = 512.0 * 512 * 3;
   // Four more lookups per point, at the calibrated gather rate on at most every core.
   EXPECT_GT(inlined - root, 4 * points / (machine().gather_lanes_per_s * machine().cores));
+}
+
+// hist_eq's table divides by the pixel count, a runtime value: inlined into the output, every
+// pixel divides (lane by lane); at the root, the 256 entries do. The kernel description counts
+// that division, and the model charges it at the calibrated rate.
+TEST(AnalyticModel, DivisionsByARuntimeValueCostALanePerPoint) {
+  const hb::App* app = candor::apps::find_app("hist_eq");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const hb::FuncInfo* lut = kd.find_func("equalize_lut");
+  ASSERT_NE(lut, nullptr);
+  EXPECT_EQ(lut->stages[0].ops.variable_div, 1);  // (cdf * 255 + count / 2) / count
+  const candor::HalideCpuSpace space(kd);
+  const mh::AnalyticModel model(machine());
+  auto output_compute_s = [&](const std::string& where) {
+    std::optional<candor::Candidate> c = space.root();
+    double compute = -1;
+    if (!c || !pin(space, *c, "location(equalize_lut)", where) || !pin(space, *c, "vectorize(hist_eq)", "YES"))
+      return compute;
+    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
+      if (s.func == "hist_eq") compute = s.compute_s;
+    return compute;
+  };
+  const double inlined = output_compute_s("INLINE"), root = output_compute_s("ROOT");
+  ASSERT_GE(root, 0.0);
+  ASSERT_GE(inlined, 0.0);
+  const double points = 128.0 * 128;
+  EXPECT_GT(inlined - root, points / (machine().variable_division_lanes_per_s * machine().cores));
 }
 
 // A Func computed per tile into a buffer of constant size up to 16 KiB lives on Halide's
