@@ -222,12 +222,28 @@ double register_tile_rate(int accumulators, int cores, const Target& target, con
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
 }
 
+// Rows of 1024 int32 points of f(x, y), each doing `per_point` of the operation measured,
+// vectorized at the natural width over x and parallel over y: that operation's lanes per
+// second per core.
+double lanes_per_second(Func f, int per_point, int cores, const Target& target, const CalibrationOptions& o) {
+  Var x = f.args()[0], y = f.args()[1];
+  f.vectorize(x, target.natural_vector_size(Int(32))).parallel(y, 8);
+  f.compile_jit(target);
+  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
+    Buffer<int> out(1024, n);
+    f.realize(out, target);
+  });
+  Buffer<int> out(1024, rows);
+  const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
+  return 1024.0 * rows * per_point / s / cores;
+}
+
 // Gathers: a vectorized lookup in a table held in L1 at data-dependent indices (a tone
 // curve, a histogram's LUT). SIMD loads at arbitrary indices issue one load per lane (AVX2's
 // gather is microcoded), so they run far below the contiguous load rate. Returns lanes
 // gathered per second per core.
 double gather_rate(int cores, const Target& target, const CalibrationOptions& o) {
-  const int lanes = target.natural_vector_size(Int(32)), table = 1024, lookups = 8;
+  const int table = 1024, lookups = 8;
   Var x("x"), y("y"), i("i");
   Func lut("calib_lut"), f("calib_gather");
   lut(i) = i * 7 + 3;
@@ -236,22 +252,14 @@ double gather_rate(int cores, const Target& target, const CalibrationOptions& o)
     v = v ^ lut(unsafe_promise_clamped((x * 37 + y * 11 + k * 97) & (table - 1), 0, table - 1));
   f(x, y) = v;
   lut.compute_root();
-  f.vectorize(x, lanes).parallel(y, 8);
-  f.compile_jit(target);
-  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
-    Buffer<int> out(1024, n);
-    f.realize(out, target);
-  });
-  Buffer<int> out(1024, rows);
-  const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
-  return 1024.0 * rows * lookups / s / cores;
+  return lanes_per_second(f, lookups, cores, target, o);
 }
 
 // Integer division by a value known only at run time (a pixel count, a parameter), in
 // vectorized code: x86 has no SIMD integer division, so LLVM divides lane by lane. Returns
 // lanes divided per second per core.
 double variable_division_rate(int cores, const Target& target, const CalibrationOptions& o) {
-  const int lanes = target.natural_vector_size(Int(32)), divisions = 8;
+  const int divisions = 8;
   Param<int> divisor("calib_divisor");
   divisor.set(7919);
   Var x("x"), y("y");
@@ -260,15 +268,7 @@ double variable_division_rate(int cores, const Target& target, const Calibration
   for (int k = 0; k < divisions; ++k)  // independent quotients
     v = v ^ ((x * 37 + y * 11 + k * 97) / divisor);
   f(x, y) = v;
-  f.vectorize(x, lanes).parallel(y, 8);
-  f.compile_jit(target);
-  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
-    Buffer<int> out(1024, n);
-    f.realize(out, target);
-  });
-  Buffer<int> out(1024, rows);
-  const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
-  return 1024.0 * rows * divisions / s / cores;
+  return lanes_per_second(f, divisions, cores, target, o);
 }
 
 // Streaming reads: each core sums its own chunk of `chunk_bytes` (rows of 64 floats),

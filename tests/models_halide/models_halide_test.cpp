@@ -280,6 +280,20 @@ bool pin(const candor::HalideCpuSpace& space, candor::Candidate& c, const std::s
   return x >= 0 && space.fix(c, v, x);
 }
 
+// The model's cost of Func `func`'s first stage with the given choices pinned (the others
+// open, completed optimistically); nullopt when a pin does not apply.
+std::optional<mh::StageCost> stage_cost_with(const hb::KernelDescription& kd, const candor::HalideCpuSpace& space,
+                                             const std::vector<std::pair<std::string, std::string>>& pins,
+                                             const std::string& func) {
+  std::optional<candor::Candidate> c = space.root();
+  if (!c) return std::nullopt;
+  for (const auto& [var, value] : pins)
+    if (!pin(space, *c, var, value)) return std::nullopt;
+  for (const mh::StageCost& s : mh::AnalyticModel(machine()).explain(kd, space.view(*c)).stages)
+    if (s.func == func) return s;
+  return std::nullopt;
+}
+
 // A sliding window restarts on every iteration of a loop between its storage and the loop it
 // slides along that does not move its footprint: unsharp_mask's 2-D ratio, stored per tile
 // and computed per row strip inside the loop over the 3 colour channels, is computed 3 times;
@@ -388,20 +402,15 @@ TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
   ASSERT_NE(app, nullptr);
   const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
   const candor::HalideCpuSpace space(kd);
-  const mh::AnalyticModel model(machine());
-  auto output_load_s = [&](const std::string& curved) {
-    std::optional<candor::Candidate> c = space.root();
-    double load = -1;
-    if (!c || !pin(space, *c, "location(curved)", curved) || !pin(space, *c, "location(sharpen_blur)", "INLINE") ||
-        !pin(space, *c, "vectorize(camera_pipe)", "YES"))
-      return load;
-    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
-      if (s.func == "camera_pipe") load = s.load_s;
-    return load;
+  auto output = [&](const std::string& curved) {
+    return stage_cost_with(
+        kd, space,
+        {{"location(curved)", curved}, {"location(sharpen_blur)", "INLINE"}, {"vectorize(camera_pipe)", "YES"}},
+        "camera_pipe");
   };
-  const double inlined = output_load_s("INLINE"), root = output_load_s("ROOT");
-  ASSERT_GE(root, 0.0);
-  ASSERT_GE(inlined, 0.0);
+  const auto inlined_cost = output("INLINE"), root_cost = output("ROOT");
+  ASSERT_TRUE(inlined_cost && root_cost);
+  const double inlined = inlined_cost->load_s, root = root_cost->load_s;
   const double points = 512.0 * 512 * 3;
   // Four more lookups per point, at the calibrated gather rate on at most every core.
   EXPECT_GT(inlined - root, 4 * points / (machine().gather_lanes_per_s * machine().cores));
@@ -418,19 +427,12 @@ TEST(AnalyticModel, DivisionsByARuntimeValueCostALanePerPoint) {
   ASSERT_NE(lut, nullptr);
   EXPECT_EQ(lut->stages[0].ops.variable_div, 1);  // (cdf * 255 + count / 2) / count
   const candor::HalideCpuSpace space(kd);
-  const mh::AnalyticModel model(machine());
-  auto output_compute_s = [&](const std::string& where) {
-    std::optional<candor::Candidate> c = space.root();
-    double compute = -1;
-    if (!c || !pin(space, *c, "location(equalize_lut)", where) || !pin(space, *c, "vectorize(hist_eq)", "YES"))
-      return compute;
-    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
-      if (s.func == "hist_eq") compute = s.compute_s;
-    return compute;
+  auto output = [&](const std::string& where) {
+    return stage_cost_with(kd, space, {{"location(equalize_lut)", where}, {"vectorize(hist_eq)", "YES"}}, "hist_eq");
   };
-  const double inlined = output_compute_s("INLINE"), root = output_compute_s("ROOT");
-  ASSERT_GE(root, 0.0);
-  ASSERT_GE(inlined, 0.0);
+  const auto inlined_cost = output("INLINE"), root_cost = output("ROOT");
+  ASSERT_TRUE(inlined_cost && root_cost);
+  const double inlined = inlined_cost->compute_s, root = root_cost->compute_s;
   const double points = 128.0 * 128;
   EXPECT_GT(inlined - root, points / (machine().variable_division_lanes_per_s * machine().cores));
 }
