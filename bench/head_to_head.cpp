@@ -20,13 +20,15 @@
 //
 // A cell's median comes from one process, and on a shared machine one process's timing of a
 // schedule drifts by +-20%. So after an app's cells, every contender that verified is timed
-// again side by side in one child (`--side-by-side`): all compiled and verified, then rounds of
-// one run each (odd rounds reversed) for at least --side-by-side-seconds, and each one's
-// median per-round ratio to Adams2019's (which searches again there; the child reports
-// whether it found the schedule its cell measured). Those ratios are the second table.
+// again side by side (`--side-by-side`), in --side-by-side-processes fresh children: all
+// compiled and verified, then rounds of one untimed and one timed run of each (odd rounds
+// reversed) for at least --side-by-side-seconds, and each one's median per-round ratio to
+// Adams2019's (which searches again there; the child reports whether it found the schedule
+// its cell measured). The median over the children is the second table.
 //
 // Results are appended to OUT/cells.jsonl and OUT/cells.csv (OUT/side_by_side.jsonl) as soon
-// as each cell (app) finishes; a rerun skips what is already there (`--fresh` starts over). At the end: a table on stdout,
+// as each cell (process) finishes; a rerun skips what is already there (`--fresh` starts
+// over). At the end: a table on stdout,
 // OUT/summary.csv (one row per app), OUT/relative_to_adams2019.dat and, when gnuplot is
 // installed, OUT/head_to_head.png (bench/head_to_head_plot.gp).
 #include <fmt/format.h>
@@ -55,8 +57,6 @@
 #include "child_process.h"
 #include "halide_bridge/compile.h"
 #include "runtime/statistics.h"
-#include "halide_bridge/directives.h"
-#include "halide_bridge/validate.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -111,10 +111,10 @@ Halide::MachineParams machine_params_for(const std::string& scheduler) {
 // A fresh instance of `app` scheduled by `scheduler` (for "schedule": the JSON file), or
 // nothing with out["failure"] set. A stock autoscheduler's search time and schedule source go
 // into `out`.
-std::optional<hb::AppInstance> scheduled_instance(const hb::App& app, const std::string& scheduler,
+std::optional<hb::AppInstance> contender_instance(const hb::App& app, const std::string& scheduler,
                                                   const std::string& schedule_file, int adams_beam_size,
                                                   const Halide::Target& target, json& out) {
-  hb::AppInstance inst = app.build();
+  hb::AppInstance inst;
   if (scheduler == "schedule") {
     std::ifstream in(schedule_file);
     json j = json::parse(in, nullptr, false);
@@ -122,16 +122,21 @@ std::optional<hb::AppInstance> scheduled_instance(const hb::App& app, const std:
       out["failure"] = "cannot read the schedule " + schedule_file;
       return std::nullopt;
     }
+    std::string step, error;
     try {
       const hb::KernelDescription kd = hb::describe_app(app.build(), target);
-      const hb::Schedule schedule = j.get<hb::Schedule>();
-      hb::validate_schedule(schedule, kd, target);
-      hb::apply_schedule(schedule, kd, inst.outputs);
-    } catch (const std::exception& e) {
-      out["failure"] = std::string("apply: ") + e.what();
+      if (!hb::scheduled_instance(app, j.get<hb::Schedule>(), kd, target, inst, step, error)) {
+        out["failure"] = step + ": " + error;
+        return std::nullopt;
+      }
+    } catch (const std::exception& e) {  // a description that fails, JSON that is no schedule
+      out["failure"] = std::string("schedule: ") + e.what();
       return std::nullopt;
     }
-  } else if (scheduler == "expert") {
+    return inst;
+  }
+  inst = app.build();
+  if (scheduler == "expert") {
     inst.apply_expert_schedule(target);
   } else if (scheduler != "naive") {
     if (std::find(kStockSchedulers.begin(), kStockSchedulers.end(), scheduler) == kStockSchedulers.end()) {
@@ -189,7 +194,7 @@ json run_one(const ChildOptions& o) {
   const std::optional<hb::Outputs> reference = reference_for(*app, target, out);
   if (!reference) return out;
   const std::optional<hb::AppInstance> inst =
-      scheduled_instance(*app, o.scheduler, o.schedule_file, o.adams_beam_size, target, out);
+      contender_instance(*app, o.scheduler, o.schedule_file, o.adams_beam_size, target, out);
   if (!inst) return out;
   const hb::EvalResult r = hb::evaluate_instance(*inst, *reference, target, run);
   out["compile_ms"] = r.compile_ms;
@@ -227,7 +232,7 @@ json run_side_by_side(const ChildOptions& o, const std::vector<std::string>& con
     const bool from_file = name == "candor" || name == "candor_tuned";
     const std::string file = from_file ? (schedules / (o.app + "." + name + ".json")).string() : "";
     std::optional<hb::AppInstance> inst =
-        scheduled_instance(*app, from_file ? "schedule" : name, file, o.adams_beam_size, target, row);
+        contender_instance(*app, from_file ? "schedule" : name, file, o.adams_beam_size, target, row);
     if (inst) {
       built.push_back(rows.size());
       instances.push_back(std::move(*inst));

@@ -259,9 +259,6 @@ EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, 
   return r;
 }
 
-namespace {
-
-// Builds a fresh instance with `schedule` applied; fills `r` and returns false on failure.
 bool scheduled_instance(const App& app, const Schedule& schedule, const KernelDescription& kd,
                         const Halide::Target& target, AppInstance& inst, std::string& step, std::string& error) {
   try {
@@ -281,8 +278,6 @@ bool scheduled_instance(const App& app, const Schedule& schedule, const KernelDe
   }
   return true;
 }
-
-}  // namespace
 
 EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const KernelDescription& kd,
                              const Outputs& reference, const Halide::Target& target, const RunOptions& options) {

@@ -74,6 +74,11 @@ struct EvalResult {
   double ratio_to_first = 0;
 };
 
+// Validates `schedule` and applies it to a fresh instance of `app` (into `inst`); on failure
+// returns false with the step ("validate" or "apply") and the error.
+bool scheduled_instance(const App& app, const Schedule& schedule, const KernelDescription& kd,
+                        const Halide::Target& target, AppInstance& inst, std::string& step, std::string& error);
+
 // Validates and applies `schedule` to a fresh instance of `app`, JIT-compiles it, checks
 // the result against `reference`, then benchmarks it (warm-up, median of timed runs).
 EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const KernelDescription& kd,

@@ -425,10 +425,18 @@ class Describer {
       st.loops = stage_loops(f, s, info.region, loop_vars);
 
       std::vector<Halide::Expr> exprs;
-      for (const Halide::Expr& v : def.values()) exprs.push_back(prepare(v));
+      auto add = [&](const Halide::Expr& e) {
+        exprs.push_back(prepare(e));
+        OpCounts ops = count_ops(exprs.back());
+        // The compiled code divides by parameters' run-time values, not by their estimates
+        // (which `prepare` folds in): count those divisions before substituting.
+        ops.variable_div = count_ops(HI::simplify(HI::substitute_in_all_lets(e))).variable_div;
+        st.ops += ops;
+      };
+      for (const Halide::Expr& v : def.values()) add(v);
       if (s > 0)
-        for (const Halide::Expr& a : def.args()) exprs.push_back(prepare(a));
-      if (def.predicate().defined()) exprs.push_back(prepare(def.predicate()));
+        for (const Halide::Expr& a : def.args()) add(a);
+      if (def.predicate().defined()) add(def.predicate());
 
       HI::Scope<HI::Interval> scope;
       for (size_t i = 0; i < st.loops.size(); ++i) {
@@ -438,12 +446,6 @@ class Describer {
       }
       CallCollector cc;
       std::map<std::string, HI::Box> boxes;
-      for (const Halide::Expr& e : exprs) st.ops += count_ops(e);
-      // The compiled code divides by parameters' run-time values, not by their estimates
-      // (which the expressions above hold, folded): count those divisions before substituting.
-      st.ops.variable_div = 0;
-      for (const Halide::Expr& v : def.values())
-        st.ops.variable_div += count_ops(HI::simplify(HI::substitute_in_all_lets(v))).variable_div;
       for (const Halide::Expr& e : exprs) {
         e.accept(&cc);
         for (auto& [callee, box] : HI::boxes_required(e, scope, func_value_bounds_)) {

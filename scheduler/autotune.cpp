@@ -233,7 +233,6 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
       }
     };
     propose();
-    const size_t batch = std::max(1, local.batch);
     while (!queue.empty() && fits(typical() * (1 + batch + reserve))) {
       std::vector<size_t> group;
       while (!queue.empty() && group.size() < batch) {

@@ -89,12 +89,12 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string outputs;
   for (const std::string& o : kd.outputs) outputs += (outputs.empty() ? "" : ", ") + o;
+  std::string how;
+  if (outcome.optimal) how = ", optimal for the model";
+  if (outcome.completed_past_time_limit) how = ", completed by a greedy dive past the time limit";
   const std::string summary = fmt::format(
-      "{} in {:.1f} s ({} nodes expanded{}): predicted {:.4f} ms, lower bound {:.4f} ms",
-      options.search, outcome.stats.seconds, outcome.stats.expanded, outcome.optimal                     ? ", optimal for the model"
-      : outcome.completed_past_time_limit ? ", completed by a greedy dive past the time limit"
-                                          : "",
-      best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3);
+      "{} in {:.1f} s ({} nodes expanded{}): predicted {:.4f} ms, lower bound {:.4f} ms", options.search,
+      outcome.stats.seconds, outcome.stats.expanded, how, best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3);
   const std::string comment = fmt::format(
       "// candor schedule of {} ({} Funcs)\n// search {}\n// machine description {}\n", outputs,
       kd.funcs.size(), summary, options.machine_path);

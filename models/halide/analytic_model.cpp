@@ -713,35 +713,29 @@ class Evaluator {
     }
   }
 
-  // Loads at data-dependent indices per point of stage (f, stage), through inlined Funcs
-  // (each evaluated once per distinct point its call sites read: Halide's CSE).
-  double gathers_per_point(int f, int stage, int depth) const {
+  // Operations x86 runs one lane at a time, per point of stage (f, stage), through inlined
+  // Funcs (each evaluated once per distinct point its call sites read: Halide's CSE): loads at
+  // data-dependent indices (gathers, once vectorized) and integer divisions by a run-time value.
+  struct LaneByLane {
+    double gathers = 0, divisions = 0;
+  };
+  LaneByLane lane_by_lane_per_point(int f, int stage, int depth) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const hb::StageInfo* st = stage_info(f, stage);
-    if (!st || depth > 32) return 0;
-    double n = 0;
+    LaneByLane n;
+    if (!st || depth > 32) return n;
+    n.divisions = st->ops.variable_div;
     for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
       if (e->producer == fi.name) continue;
       const int p = e->producer_is_input ? -1 : find(e->producer);
       if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline) {
-        n += inline_evals(*e, std::vector<double>(st->loops.size(), 1.0)) * gathers_per_point(p, 0, depth + 1);
+        const double evals = inline_evals(*e, std::vector<double>(st->loops.size(), 1.0));
+        const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1);
+        n.gathers += evals * inlined.gathers;
+        n.divisions += evals * inlined.divisions;
       } else if (e->data_dependent()) {
-        n += e->calls;
+        n.gathers += e->calls;
       }
-    }
-    return n;
-  }
-
-  // Integer divisions by a runtime value per point of stage (f, stage), through inlined Funcs
-  // (each evaluated once per distinct point its call sites read).
-  double variable_divisions_per_point(int f, int stage, int depth) const {
-    const hb::StageInfo* st = stage_info(f, stage);
-    if (!st || depth > 32) return 0;
-    double n = st->ops.variable_div;
-    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[f].name, stage)) {
-      const int p = e->producer_is_input ? -1 : find(e->producer);
-      if (p >= 0 && p != f && state_[p].resolved && state_[p].where == Where::Inline)
-        n += inline_evals(*e, std::vector<double>(st->loops.size(), 1.0)) * variable_divisions_per_point(p, 0, depth + 1);
     }
     return n;
   }
@@ -884,9 +878,9 @@ class Evaluator {
     c.compute_s = c.points_computed / c.vector_efficiency *
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
     // Integer divisions by a runtime value run lane by lane, vectorized or not.
-    const double divisions = variable_divisions_per_point(f, stage, 0);
-    if (divisions > 0)
-      c.compute_s += c.points_computed * divisions / c.vector_efficiency /
+    const LaneByLane lane_by_lane = lane_by_lane_per_point(f, stage, 0);
+    if (lane_by_lane.divisions > 0)
+      c.compute_s += c.points_computed * lane_by_lane.divisions / c.vector_efficiency /
                      std::max(m_.variable_division_lanes_per_s * c.cores_used, 1.0);
 
     // Memory: producers' footprints per production from the level holding them.
@@ -978,7 +972,7 @@ class Evaluator {
     load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
     // A load at data-dependent indices in a vectorized loop is a gather: where plain code
     // loads a vector, it loads lane by lane (unvectorized code already pays per lane).
-    const double gathered = ch.vectorize ? gathers_per_point(f, stage, 0) : 0;
+    const double gathered = ch.vectorize ? lane_by_lane.gathers : 0;
     if (gathered > 0)
       load_s += c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.
