@@ -126,16 +126,17 @@ class CpuSampler {
     // Sliding windows over a Func that reads an input can start before the input's min.
     if (!reads_input(kd_, fs_name_) && rng_.chance(o_.p_store_coarser)) {
       // Storage may move out only up to the first parallel loop (else threads would race),
-      // and not across a loop split from the same dimension as the compute loop (Halide
-      // 14 slides those windows wrongly; see validate.cpp): at most up to that loop.
+      // and across one loop per dimension, the compute loop included (Halide 14 slides
+      // other windows wrongly; see validate.cpp): at most up to the second such loop.
       int limit = at + 1;  // store candidates: [at, limit)
       bool blocked = false;
+      std::set<int> crossed = {loops[at].origin};
       for (; limit < int(loops.size()); ++limit) {
         if (loops[limit].annotation == LoopAnnotation::Parallel) {
           blocked = true;
           break;
         }
-        if (loops[limit].origin == loops[at].origin) {
+        if (!crossed.insert(loops[limit].origin).second) {
           ++limit;
           blocked = true;
           break;
@@ -177,8 +178,12 @@ class CpuSampler {
       return sp;
     };
 
+    // Inside another Func, a Func with updates keeps its pure loops whole: with its pure and
+    // update splits both guarded, Halide 14 inferred a negative allocation size
+    // (local_laplacian's in_gpyr_1, x split by 2 and by 48).
+    const bool whole = st.index == 0 && !root_level && f.stages.size() > 1;
     std::string vec;
-    if (rng_.chance(o_.p_vectorize)) {
+    if (!whole && rng_.chance(o_.p_vectorize)) {
       std::vector<ScheduledLoop> pure;
       for (const ScheduledLoop& l : loops())
         if (l.is_pure && l.extent >= 2) pure.push_back(l);
@@ -197,7 +202,7 @@ class CpuSampler {
 
     const auto before_tiling = loops();
     for (const ScheduledLoop& l : before_tiling) {
-      if (l.var == vec) continue;
+      if (l.var == vec || whole) continue;
       const double p = l.is_rvar && !l.is_pure ? o_.p_split_rvar : o_.p_split;
       if (l.extent < 4 || !rng_.chance(p)) continue;
       std::vector<int> factors;

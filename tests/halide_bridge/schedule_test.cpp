@@ -128,6 +128,27 @@ TEST(Validate, RejectsIllegalCpuSchedules) {
   EXPECT_NE(problems[0].find("'nope', which is not in the pipeline"), std::string::npos);
 }
 
+// Halide 14 slides a window wrongly across two loops split from one dimension (random
+// schedules of box_blur and non_local_means computed wrong outputs): blur_x computed per
+// y strip of blur_y may be stored outside one x loop, not outside both.
+TEST(Validate, WindowsSlideAcrossOneLoopPerDimension) {
+  KernelDescription kd = describe_app(blur_app().build(), host_target());
+  auto with_store = [&](const Location& store) {
+    Schedule s = tiled_blur();
+    StageSchedule& y = s.funcs["blur_y"].stages[0];
+    y.splits.push_back(make_split("x_o", 2));
+    y.order = {"x_i", "y_i", "x_o_i", "x_o_o", "y_o"};
+    y.annotations.erase("y_o");  // serial: a window shared by the strips
+    s.funcs["blur_x"].compute = Location::at("blur_y", 0, "y_i");
+    s.funcs["blur_x"].store = store;
+    return schedule_problems(s, kd, host_target());
+  };
+  EXPECT_TRUE(with_store(Location::at("blur_y", 0, "x_o_i")).empty());
+  const auto problems = with_store(Location::at("blur_y", 0, "y_o"));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("stored outside loop 'x_o_o'"), std::string::npos) << problems[0];
+}
+
 // Halide 14 rounds an update's split up without computing its producers over the rounded
 // region; at data-dependent addresses the extra points store outside the buffer
 // (bilateral_grid segfaulted), so only guarded tails are valid there.
