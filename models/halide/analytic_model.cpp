@@ -716,8 +716,12 @@ class Evaluator {
   // Operations x86 runs one lane at a time, per point of stage (f, stage), through inlined
   // Funcs (each evaluated once per distinct point its call sites read: Halide's CSE): loads at
   // data-dependent indices (gathers, once vectorized) and integer divisions by a run-time value.
+  // A Func inlined at data-dependent coordinates makes every load it performs a gather too
+  // (bilateral_grid's slice reads its blurred grid at the pixel's intensity, three taps per
+  // corner through the inlined blur).
   struct LaneByLane {
     double gathers = 0, divisions = 0;
+    double loads = 0;  // every load from a buffer (an input or a Func that is not inlined)
   };
   LaneByLane lane_by_lane_per_point(int f, int stage, int depth) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
@@ -731,10 +735,12 @@ class Evaluator {
       if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline) {
         const double evals = inline_evals(*e, std::vector<double>(st->loops.size(), 1.0));
         const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1);
-        n.gathers += evals * inlined.gathers;
+        n.gathers += evals * (e->data_dependent() ? inlined.loads : inlined.gathers);
         n.divisions += evals * inlined.divisions;
-      } else if (e->data_dependent()) {
-        n.gathers += e->calls;
+        n.loads += evals * inlined.loads;
+      } else {
+        if (e->data_dependent()) n.gathers += e->calls;
+        n.loads += e->calls;
       }
     }
     return n;

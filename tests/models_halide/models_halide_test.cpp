@@ -364,20 +364,23 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
   const candor::HalideCpuSpace space(kd);
   const mh::AnalyticModel model(machine());
-  auto update_cost = [&](const std::string& x_subtile, const std::string& y_subtile = "8") {
+  // In vectors of this target's width (8 floats with AVX2, 16 with AVX-512).
+  const int vw = hb::host_target().natural_vector_size(Halide::Float(32));
+  auto update_cost = [&](int x_vectors, const std::string& y_subtile = "8") {
     std::optional<candor::Candidate> c = space.root();
     mh::StageCost out;
     const std::string u = "dot.update(0)";
     if (!c || !pin(space, *c, "location(dot)", "ROOT") || !pin(space, *c, "vectorize(" + u + ")", "YES") ||
         !pin(space, *c, "unroll(" + u + ")", "YES") || !pin(space, *c, "tile(" + u + ".x)", "512") ||
-        !pin(space, *c, "subtile(" + u + ".x)", x_subtile) || !pin(space, *c, "tile(" + u + ".y)", "64") ||
+        !pin(space, *c, "subtile(" + u + ".x)", std::to_string(x_vectors * vw)) || !pin(space, *c, "tile(" + u + ".y)", "64") ||
         !pin(space, *c, "subtile(" + u + ".y)", y_subtile))
       return out;
     for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
       if (s.func == "dot" && s.stage == 1) out = s;
     return out;
   };
-  const mh::StageCost tile = update_cost("8"), loop = update_cost("512");
+  const mh::StageCost tile = update_cost(1), loop = update_cost(512 / vw);
+  ASSERT_GT(tile.loads_per_point, 0.0);
   ASSERT_GT(loop.loads_per_point, 0.0);
   EXPECT_NEAR(loop.loads_per_point, 3.0, 1e-9);  // accumulator, A, B
   EXPECT_NEAR(tile.loads_per_point, 1.0 + 1.0 / 8 + 1.0 / 512, 1e-9);
@@ -389,9 +392,9 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   // Two vectors of x (a constant two-trip loop LLVM unrolls) times 4 rows: 8 accumulators,
   // still a register tile: per 8 vector FMAs, 2 vector loads of B (each shared by the 4 rows)
   // and 4 broadcasts of A (each shared by the 2 vectors); four vectors times 8 rows need 32
-  // registers, too many.
-  EXPECT_NEAR(update_cost("16", "4").loads_per_point, 1.0 / 4 + 1.0 / 2 + 1.0 / 512, 1e-9);
-  EXPECT_NEAR(update_cost("32", "8").loads_per_point, 3.0, 1e-9);
+  // registers, more than the model allows.
+  EXPECT_NEAR(update_cost(2, "4").loads_per_point, 1.0 / 4 + 1.0 / 2 + 1.0 / 512, 1e-9);
+  EXPECT_NEAR(update_cost(4, "8").loads_per_point, 3.0, 1e-9);
 }
 
 // camera_pipe's tone curve is a table lookup (a data-dependent index). With `curved` inlined
@@ -414,6 +417,27 @@ TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
   const double points = 512.0 * 512 * 3;
   // Four more lookups per point, at the calibrated gather rate on at most every core.
   EXPECT_GT(inlined - root, 4 * points / (machine().gather_lanes_per_s * machine().cores));
+}
+
+// bilateral_grid's slice reads the blurred grid at each pixel's intensity (8 corners, for 2
+// channels). With blur_y inlined into that lookup, each of its 3 taps of blur_x is a gather
+// too: 48 lane-by-lane loads per pixel, against 16 with blur_y at the root.
+TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
+  const hb::App* app = candor::apps::find_app("bilateral_grid");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  auto output = [&](const std::string& blur_y) {
+    return stage_cost_with(kd, space,
+                           {{"location(interpolated)", "INLINE"}, {"location(blur_y)", blur_y},
+                            {"location(blur_x)", "ROOT"}, {"vectorize(bilateral_grid)", "YES"}},
+                           "bilateral_grid");
+  };
+  const auto inlined_cost = output("INLINE"), root_cost = output("ROOT");
+  ASSERT_TRUE(inlined_cost && root_cost);
+  const double points = 128.0 * 128;
+  const double gather_s = points / (machine().gather_lanes_per_s * machine().cores);
+  EXPECT_GT(inlined_cost->load_s - root_cost->load_s, (48 - 16) * gather_s);
 }
 
 // hist_eq's table divides by the pixel count, a runtime value: inlined into the output, every
