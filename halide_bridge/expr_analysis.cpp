@@ -179,6 +179,30 @@ OpCounts& OpCounts::operator+=(const OpCounts& o) {
 
 namespace {
 
+// Finds a likely() hint under a Min or Max.
+class BoundaryClampFinder : public HI::IRVisitor {
+ public:
+  bool found = false;
+
+ private:
+  using HI::IRVisitor::visit;
+  int clamps_ = 0;  // Min and Max nodes enclosing the node visited
+  void visit(const HI::Min* op) override {
+    ++clamps_;
+    HI::IRVisitor::visit(op);
+    --clamps_;
+  }
+  void visit(const HI::Max* op) override {
+    ++clamps_;
+    HI::IRVisitor::visit(op);
+    --clamps_;
+  }
+  void visit(const HI::Call* op) override {
+    if (clamps_ > 0 && op->is_intrinsic(HI::Call::likely)) found = true;
+    HI::IRVisitor::visit(op);
+  }
+};
+
 class OpCounter : public HI::IRVisitor {
  public:
   OpCounts counts;
@@ -240,6 +264,12 @@ class OpCounter : public HI::IRVisitor {
 };
 
 }  // namespace
+
+bool clamped_at_a_boundary(const Halide::Expr& e) {
+  BoundaryClampFinder finder;
+  e.accept(&finder);
+  return finder.found;
+}
 
 OpCounts count_ops(const Halide::Expr& e) {
   OpCounter c;

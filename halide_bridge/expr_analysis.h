@@ -47,6 +47,11 @@ struct AffineForm {
 // substitute parameters first.
 std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<std::string>& vars);
 
+// The index is clamped (a Min or Max) around a likely() hint, as Halide's boundary conditions
+// clamp their coordinates: loop partitioning runs the consumer's interior without the clamp
+// and its edge iterations with it.
+bool clamped_at_a_boundary(const Halide::Expr& e);
+
 // Operations per evaluation of a definition, by kind. Named fields, not an array in an
 // agreed order.
 struct OpCounts {

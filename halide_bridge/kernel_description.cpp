@@ -382,6 +382,7 @@ class Describer {
         a.max_offset = whole.max;
         return a;
       }
+      a.boundary |= clamped_at_a_boundary(s.args[d]);
       int64_t lo = form->const_min.floor(), hi = form->const_max.ceil();
       if (first) {
         a.coeffs = form->coeffs;
@@ -542,7 +543,7 @@ void to_json(nlohmann::json& j, const LoopInfo& l) {
 
 void to_json(nlohmann::json& j, const AccessDim& a) {
   j = nlohmann::json{{"affine", a.affine}, {"coeffs", a.coeffs},
-                     {"min_offset", a.min_offset}, {"max_offset", a.max_offset}};
+                     {"min_offset", a.min_offset}, {"max_offset", a.max_offset}, {"boundary", a.boundary}};
 }
 
 void to_json(nlohmann::json& j, const Edge& e) {

@@ -47,6 +47,8 @@ struct AccessDim {
   std::vector<Rational> coeffs;  // by the consumer stage's loops, same order as `loops`
   int64_t min_offset = 0;
   int64_t max_offset = 0;
+  // Clamped by a boundary condition (clamped_at_a_boundary) at some call site.
+  bool boundary = false;
   int64_t width() const { return max_offset - min_offset + 1; }
 };
 

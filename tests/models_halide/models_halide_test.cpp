@@ -440,6 +440,38 @@ TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
   EXPECT_GT(inlined_cost->load_s - root_cost->load_s, (48 - 16) * gather_s);
 }
 
+// hist_eq copies its input through a boundary condition (repeat_edge). At the root, vectorized
+// in bands of one vector over its 128 columns, Halide's loop partitioning leaves the clamp,
+// so gathers, in the last band of each row; in bands of two vectors, in twice as many lanes.
+TEST(AnalyticModel, TheLastBandBehindABoundaryConditionGathers) {
+  const hb::App* app = candor::apps::find_app("hist_eq");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const hb::Edge* copy = nullptr;
+  for (const hb::Edge& e : kd.edges)
+    if (e.consumer == "input_clamped") copy = &e;  // of the input's alias, inlined
+  ASSERT_NE(copy, nullptr);
+  ASSERT_EQ(copy->footprint.size(), 2u);
+  EXPECT_TRUE(copy->footprint[0].boundary && copy->footprint[1].boundary);
+  for (const hb::Edge& e : kd.edges)
+    if (e.consumer == "hist_eq") {
+      EXPECT_FALSE(e.footprint[0].boundary) << e.producer;
+    }
+  const int vw = hb::host_target().natural_vector_size(Halide::UInt(8));
+  ASSERT_LE(2 * vw, 128);
+  const candor::HalideCpuSpace space(kd);
+  auto copy_cost = [&](int band) {
+    return stage_cost_with(kd, space,
+                           {{"location(input_clamped)", "ROOT"}, {"vectorize(input_clamped)", "YES"},
+                            {"tile(input_clamped.d0)", "128"}, {"subtile(input_clamped.d0)", std::to_string(band)}},
+                           "input_clamped");
+  };
+  const auto one = copy_cost(vw), two = copy_cost(2 * vw);
+  ASSERT_TRUE(one && two);
+  const double extra_lanes = 128.0 * vw;  // one more vector per row
+  EXPECT_GT(two->load_s - one->load_s, 0.9 * extra_lanes / (machine().gather_lanes_per_s * machine().cores));
+}
+
 // hist_eq's table divides by the pixel count, a runtime value: inlined into the output, every
 // pixel divides (lane by lane); at the root, the 256 entries do. The kernel description counts
 // that division, and the model charges it at the calibrated rate.

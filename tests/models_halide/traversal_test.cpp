@@ -88,6 +88,7 @@ TEST(Traversal, ModelChargesHarrisColumnWalk) {
   m.scalar = m.unvectorized = m.vector = {1e10, 1e10, 1e10, 1e10};
   m.bandwidth = {{"L1", 1 << 16, 3e11, 1.5e11}, {"L2", 1 << 20, 1.8e11, 9e10},
                  {"L3", 1 << 24, 9e10, 5e10}, {"DRAM", 1 << 27, 3.5e10, 2e10}};
+  m.gather_lanes_per_s = 2e9;
   m.column_walk = {2e8, 1e8};
   m.column_walk_near = m.column_walk;
   m.column_walk_bytes = 16 << 20;
