@@ -553,9 +553,13 @@ class Driver {
           r["same_schedule_as_cell"] = in && cell_source.str() == r["schedule"].get<std::string>();
           r.erase("schedule");
         }
-        said += fmt::format("  {} {}", s,
-                            r.contains("ratio_to_first") ? fmt::format("{:.3f}", r["ratio_to_first"].get<double>())
-                                                         : std::string("FAIL"));
+        // Without the baseline (its schedule failed) a contender that ran shows its runtime.
+        std::string shown = "FAIL";
+        if (r.contains("ratio_to_first"))
+          shown = fmt::format("{:.3f}", r["ratio_to_first"].get<double>());
+        else if (r.value("ok", false) && r.contains("runtime_ms"))
+          shown = fmt::format("{:.4g} ms", r["runtime_ms"].get<double>());
+        said += fmt::format("  {} {}", s, shown);
       }
       side_by_side_[app].push_back(row);
       std::ofstream(out_ / "side_by_side.jsonl", std::ios::app) << row.dump() << "\n";
