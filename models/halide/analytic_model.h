@@ -51,6 +51,8 @@ struct AnalyticModelOptions {
   // Vector registers an update's register tile may keep its accumulators in (x86-64 AVX2
   // has 16; the loads of the other operands need the rest).
   int accumulator_registers = 12;
+  // Largest stride (elements) between vector lanes that Halide still loads densely (then shuffles).
+  double dense_vector_stride = 4;
   // Vectors along the vector loop of a register tile that LLVM still unrolls (a constant
   // trip count this small).
   int vector_loop_unrolled = 4;

@@ -284,13 +284,13 @@ bool pin(const candor::HalideCpuSpace& space, candor::Candidate& c, const std::s
 // open, completed optimistically); nullopt when a pin does not apply.
 std::optional<mh::StageCost> stage_cost_with(const hb::KernelDescription& kd, const candor::HalideCpuSpace& space,
                                              const std::vector<std::pair<std::string, std::string>>& pins,
-                                             const std::string& func) {
+                                             const std::string& func, int stage = 0) {
   std::optional<candor::Candidate> c = space.root();
   if (!c) return std::nullopt;
   for (const auto& [var, value] : pins)
     if (!pin(space, *c, var, value)) return std::nullopt;
   for (const mh::StageCost& s : mh::AnalyticModel(machine()).explain(kd, space.view(*c)).stages)
-    if (s.func == func) return s;
+    if (s.func == func && s.stage == stage) return s;
   return std::nullopt;
 }
 
@@ -470,6 +470,23 @@ TEST(AnalyticModel, TheLastBandBehindABoundaryConditionGathers) {
   ASSERT_TRUE(one && two);
   const double extra_lanes = 128.0 * vw;  // one more vector per row
   EXPECT_GT(two->load_s - one->load_s, 0.9 * extra_lanes / (machine().gather_lanes_per_s * machine().cores));
+}
+
+// iir_blur's scan along x (its first update) reads the output at (rx, y) and (rx - 1, y).
+// Vectorized, its lanes are rows: every load and the store step by a whole row, lane by lane.
+TEST(AnalyticModel, VectorLanesAcrossRowsLoadAndStoreLaneByLane) {
+  const hb::App* app = candor::apps::find_app("iir_blur");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const auto scan = stage_cost_with(kd, space, {{"vectorize(iir_blur.update(0))", "YES"}}, "iir_blur", 1);
+  ASSERT_TRUE(scan);
+  const double points = 255.0 * 256;
+  EXPECT_GT(scan->load_s, 0.9 * 3 * points / (machine().gather_lanes_per_s * machine().cores));
+  // Along rows (its pure definition, vectorized over x), lanes are neighbours: no such charge.
+  const auto copy = stage_cost_with(kd, space, {{"vectorize(iir_blur)", "YES"}}, "iir_blur", 0);
+  ASSERT_TRUE(copy);
+  EXPECT_LT(copy->load_s, 0.1 * 256 * 256 / (machine().gather_lanes_per_s * machine().cores));
 }
 
 // hist_eq's table divides by the pixel count, a runtime value: inlined into the output, every
