@@ -271,6 +271,21 @@ double variable_division_rate(int cores, const Target& target, const Calibration
   return lanes_per_second(f, divisions, cores, target, o);
 }
 
+// A float recurrence through memory, each step reading what the last one stored (an IIR
+// filter's scan): seconds per step on one core, the latency no throughput figure shows.
+double recurrence_step_seconds(const Target& target, int repeats) {
+  const int steps = 1 << 16;
+  Func f("calib_recurrence");
+  Var x("x");
+  RDom r(1, steps - 1, "r");
+  f(x) = cast<float>(x);
+  f(r) = f(r - 1) * 0.999f + 0.5f;
+  f.vectorize(x, target.natural_vector_size(Float(32)));
+  f.compile_jit(target);
+  Buffer<float> out(steps);
+  return time_median([&] { f.realize(out, target); }, repeats) / steps;
+}
+
 // Streaming reads: each core sums its own chunk of `chunk_bytes` (rows of 64 floats),
 // `passes` times. Returns bytes read per second over the active cores.
 struct ReadKernel {
@@ -461,6 +476,8 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   log("gathered lanes G/s/core: " + std::to_string(m.gather_lanes_per_s * 1e-9));
   m.variable_division_lanes_per_s = variable_division_rate(m.cores, target, o);
   log("lanes divided by a variable G/s/core: " + std::to_string(m.variable_division_lanes_per_s * 1e-9));
+  m.recurrence_step_s = recurrence_step_seconds(target, o.repeats);
+  log("recurrence step ns: " + std::to_string(m.recurrence_step_s * 1e9));
 
   ReadKernel rk(target);
   struct Level {

@@ -225,6 +225,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"vector_ops_per_s_per_core", m.vector},
                      {"register_tile_ops_per_s_per_core", m.register_tile},
                      {"gather_lanes_per_s_per_core", m.gather_lanes_per_s},
+                     {"recurrence_step_s", m.recurrence_step_s},
                      {"variable_division_lanes_per_s_per_core", m.variable_division_lanes_per_s},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
@@ -260,6 +261,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
   j.at("register_tile_ops_per_s_per_core").get_to(m.register_tile);
   j.at("gather_lanes_per_s_per_core").get_to(m.gather_lanes_per_s);
+  j.at("recurrence_step_s").get_to(m.recurrence_step_s);
   j.at("variable_division_lanes_per_s_per_core").get_to(m.variable_division_lanes_per_s);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
@@ -318,6 +320,7 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(t->int8, std::string(name) + " int8 throughput");
   }
   positive(m.gather_lanes_per_s, "gather rate");
+  positive(m.recurrence_step_s, "recurrence step");
   positive(m.variable_division_lanes_per_s, "division rate");
   check_table(m.register_tile, accumulators_of, float32_of, "register tile float32 throughput", p);
   check_table(m.row_streams, rows_of, bytes_per_s_of, "row stream bandwidth", p);

@@ -89,6 +89,7 @@ struct MachineDescription {
   std::vector<RegisterTileRate> register_tile;  // ascending accumulators
   double gather_lanes_per_s = 0;  // per core: lanes a vectorized table lookup (L1) loads
   double variable_division_lanes_per_s = 0;  // per core: int32 lanes divided by a runtime value
+  double recurrence_step_s = 0;  // one step of a float recurrence through memory (its latency)
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
   std::vector<RowStreamRate> row_streams;  // ascending rows

@@ -79,6 +79,7 @@ TEST(Machine, JsonRoundTrip) {
   m.register_tile = {{1, 1.5e10}, {4, 4.5e10}, {8, 6e10}};
   m.gather_lanes_per_s = 2e9;
   m.variable_division_lanes_per_s = 3e8;
+  m.recurrence_step_s = 2e-9;
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
@@ -487,6 +488,35 @@ TEST(AnalyticModel, VectorLanesAcrossRowsLoadAndStoreLaneByLane) {
   const auto copy = stage_cost_with(kd, space, {{"vectorize(iir_blur)", "YES"}}, "iir_blur", 0);
   ASSERT_TRUE(copy);
   EXPECT_LT(copy->load_s, 0.1 * 256 * 256 / (machine().gather_lanes_per_s * machine().cores));
+}
+
+// iir_blur's scan along x reads what its previous step stored. With its RDom loop innermost,
+// each point waits for the last (the recurrence's latency); with rows unrolled inside it,
+// independent rows fill the wait.
+TEST(AnalyticModel, AScanWithItsRDomLoopInnermostWaitsForEachStep) {
+  const hb::App* app = candor::apps::find_app("iir_blur");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  mh::MachineDescription slow_steps = machine();
+  slow_steps.recurrence_step_s = 1e-7;  // far above any throughput cost of the scan
+  const mh::AnalyticModel model(slow_steps);
+  auto scan_compute_s = [&](const std::string& unroll) -> double {
+    std::optional<candor::Candidate> c = space.root();
+    const std::string u = "iir_blur.update(0)";
+    if (!c || !pin(space, *c, "vectorize(" + u + ")", "NO") || !pin(space, *c, "unroll(" + u + ")", unroll) ||
+        !pin(space, *c, "tile(" + u + ".y)", unroll == "YES" ? "8" : "1"))
+      return -1;
+    for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
+      if (s.func == "iir_blur" && s.stage == 1) return s.compute_s;
+    return -1;
+  };
+  const double serial = scan_compute_s("NO"), unrolled = scan_compute_s("YES");
+  ASSERT_GT(serial, 0);
+  ASSERT_GT(unrolled, 0);
+  const double points = 255.0 * 256, waits = points * slow_steps.recurrence_step_s / slow_steps.cores;
+  EXPECT_GE(serial, waits);
+  EXPECT_LT(unrolled, waits / 10);
 }
 
 // hist_eq's table divides by the pixel count, a runtime value: inlined into the output, every
