@@ -485,9 +485,11 @@ TEST(AnalyticModel, VectorLanesAcrossRowsLoadAndStoreLaneByLane) {
   const double points = 255.0 * 256;
   EXPECT_GT(scan->load_s, 0.9 * 3 * points / (machine().gather_lanes_per_s * machine().cores));
   // Along rows (its pure definition, vectorized over x), lanes are neighbours: no such charge.
+  // Its one dense load per point still costs bandwidth, which on some machines is a fifth of
+  // what a lane-by-lane load would cost; the bound sits between the two.
   const auto copy = stage_cost_with(kd, space, {{"vectorize(iir_blur)", "YES"}}, "iir_blur", 0);
   ASSERT_TRUE(copy);
-  EXPECT_LT(copy->load_s, 0.1 * 256 * 256 / (machine().gather_lanes_per_s * machine().cores));
+  EXPECT_LT(copy->load_s, 0.5 * 256 * 256 / (machine().gather_lanes_per_s * machine().cores));
 }
 
 // iir_blur's scan along x reads what its previous step stored. With its RDom loop innermost,
