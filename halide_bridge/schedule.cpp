@@ -100,7 +100,8 @@ std::vector<ScheduledLoop> scheduled_loops(const StageInfo& stage, const StageSc
     ScheduledLoop outer = *it, inner = *it;
     outer.var = sp.outer;
     outer.extent = (it->extent + sp.factor - 1) / sp.factor;
-    outer.constant_extent = false;
+    // Splitting a loop of constant extent leaves a constant number of outer iterations.
+    outer.constant_extent = it->constant_extent;
     outer.arg_index = outer.rvar_index = inner.arg_index = inner.rvar_index = -1;
     outer.same_in_halide = inner.same_in_halide = true;
     inner.var = sp.inner;

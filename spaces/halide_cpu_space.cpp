@@ -443,6 +443,8 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
       b.schedule.splits.push_back(lanes);
       b.inner.push_back(lanes.inner);
       b.schedule.annotations[lanes.inner] = hb::LoopAnnotation::Vectorized;
+      if (subtile <= int64_t(kUnrolledVectors) * info.vector_width)
+        b.schedule.annotations[lanes.outer] = hb::LoopAnnotation::Unrolled;
       inner = lanes.outer;
     } else if (l == vector_loop && vectorized) {
       b.schedule.annotations[inner] = hb::LoopAnnotation::Vectorized;

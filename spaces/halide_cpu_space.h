@@ -20,6 +20,10 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
 
   const halide_bridge::KernelDescription& kernel() const { return kernel_; }
 
+  // A vector loop's inner band of up to this many native vectors is unrolled: the vectors of
+  // a register tile stay in registers (conv-like reductions keep 2 to 4 along it).
+  static constexpr int kUnrolledVectors = 4;
+
   // What c allows, choice by choice (undecided choices keep every allowed value).
   models::halide::ScheduleView view(const Candidate& c) const;
   // The schedule of a complete candidate.

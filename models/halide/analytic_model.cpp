@@ -730,10 +730,14 @@ class Evaluator {
     double gathers = 0, divisions = 0;
     double loads = 0;  // every load from a buffer (an input or a Func that is not inlined)
     // Loads at coordinates a boundary condition clamps along `vector_loop` (loop partitioning
-    // leaves them clamped, so gathered, in the edge iterations).
+    // leaves them clamped, so gathered, in the edge iterations), and whether some of them
+    // read below the first point (then the first iteration is an edge one too).
     double boundary_loads = 0;
+    bool boundary_below = false;
   };
-  LaneByLane lane_by_lane_per_point(int f, int stage, int depth, int vector_loop = -1) const {
+  // `below`: the consumers on the way here read this Func below its first point along
+  // `vector_loop`.
+  LaneByLane lane_by_lane_per_point(int f, int stage, int depth, int vector_loop = -1, bool below = false) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const hb::StageInfo* st = stage_info(f, stage);
     LaneByLane n;
@@ -743,12 +747,13 @@ class Evaluator {
       if (e->producer == fi.name) continue;
       // The producer's dimension the vector loop walks, and whether its coordinate is clamped.
       int walked = -1;
-      bool at_boundary = false;
+      bool at_boundary = false, reads_below = below;
       for (size_t d = 0; vector_loop >= 0 && d < e->footprint.size(); ++d) {
         const hb::AccessDim& a = e->footprint[d];
         if (a.affine && vector_loop < int(a.coeffs.size()) && a.coeffs[vector_loop].num != 0) {
           walked = int(d);
           at_boundary |= a.boundary;
+          reads_below |= a.min_offset < 0;
         }
       }
       const int p = e->producer_is_input ? -1 : find(e->producer);
@@ -758,18 +763,97 @@ class Evaluator {
         const auto& loops = kd_.funcs[p].stages[0].loops;
         for (int i = 0; walked >= 0 && i < int(loops.size()); ++i)
           if (loops[i].arg_index == walked) producer_loop = i;
-        const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1, producer_loop);
+        const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1, producer_loop, reads_below);
         n.gathers += evals * (e->data_dependent() ? inlined.loads : inlined.gathers);
         n.divisions += evals * inlined.divisions;
         n.loads += evals * inlined.loads;
         n.boundary_loads += evals * (at_boundary ? inlined.loads : inlined.boundary_loads);
+        n.boundary_below |= at_boundary ? reads_below : inlined.boundary_below;
       } else {
         if (e->data_dependent()) n.gathers += e->calls;
         n.loads += e->calls;
         if (at_boundary) n.boundary_loads += e->calls;
+        n.boundary_below |= at_boundary && reads_below;
       }
     }
     return n;
+  }
+
+  // The share of a vectorized stage's points whose vector lanes still load through a boundary
+  // condition. Halide's loop partitioning splits the outermost loop along a clamped dimension
+  // (a loop of the stage, or of a host it is computed in) into edge and steady iterations;
+  // edge iterations run their whole subtree, Funcs computed inside included, with every clamp
+  // still in place, and only the steady part partitions further inwards. So the lanes gather
+  // in the edge iterations of the outermost loop along the vector's dimension and of every
+  // loop outside it along another clamped dimension. The edge is the last iteration (its
+  // bound is conservative, even for a band that ends at the input's edge), and the first
+  // when the reads reach below the first point. box_blur inlined at the root in strips of
+  // 256 rows and tiles of 64 columns gathered in 2 of its 6 strips and 2 of 24 tiles (3.6 ms
+  // against 2.0 ms computed per strip); with blur_x computed per row of those strips, its
+  // own clamp gathered in the 2 edge strips (3.7 ms); hist_eq's clamped copy at the root, in
+  // two bands of 64 over 128 columns, in the last band (6 us of a 0.013 ms pipeline).
+  // Host loops and the stage's loops are matched by the dimension they walk.
+  double clamped_share(int f, int stage, const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext,
+                       int vw, bool vector_reads_below) const {
+    struct Walk {
+      int arg;
+      double trips;
+    };
+    std::vector<Walk> walks;  // outermost first
+    for (int g = f; state_[g].where != Where::Root && state_[g].host >= 0;) {
+      const FuncState& fs = state_[g];
+      const FuncState& hs = state_[fs.host];
+      if (hs.choice.empty() || hs.extents.empty()) break;
+      const StageChoice& hc = hs.choice[0];
+      const hb::StageInfo& hst = kd_.funcs[fs.host].stages[0];
+      const std::vector<double>& hext = hs.extents[0];
+      std::vector<Walk> enclosing;
+      const int n = int(std::min({hst.loops.size(), hext.size(), hc.tile.size()}));
+      for (int i = n - 1; i >= 0; --i)
+        enclosing.push_back({hst.loops[i].arg_index, hc.tile[i] > 1 ? std::ceil(hext[i] / hc.tile[i]) : hext[i]});
+      for (int i = n - 1; fs.where == Where::Subtile && i >= 0; --i) {
+        if (hc.tile[i] <= 1) continue;
+        const double tile = std::min(hext[i], double(hc.tile[i]));
+        enclosing.push_back({hst.loops[i].arg_index, hc.subtile[i] <= 1 ? tile : std::ceil(tile / hc.subtile[i])});
+      }
+      walks.insert(walks.begin(), enclosing.begin(), enclosing.end());
+      g = fs.host;
+    }
+    // The stage's own bands, outer, middle, inner (the vector loop's in vectors). A split's
+    // outer loop of one iteration still counts: it is all edge (box_blur as one tile of the
+    // whole image, inlined, gathered everywhere: 20.8 ms).
+    const int n = int(std::min(ext.size(), ch.tile.size()));
+    for (int i = n - 1; i >= 0; --i)
+      if (st.loops[i].is_pure) walks.push_back({st.loops[i].arg_index, ch.tile[i] > 1 ? std::ceil(ext[i] / ch.tile[i]) : ext[i]});
+    for (int i = n - 1; i >= 0; --i) {
+      if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] >= ch.tile[i]) continue;
+      const double tile = std::min(ext[i], double(ch.tile[i]));
+      walks.push_back({st.loops[i].arg_index, ch.subtile[i] <= 1 ? tile : std::ceil(tile / ch.subtile[i])});
+    }
+    for (int i = n - 1; i >= 0; --i) {
+      if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] <= 1) continue;
+      const double len = std::min(ext[i], double(std::min(ch.tile[i], ch.subtile[i])));
+      walks.push_back({st.loops[i].arg_index, i == ch.vector_loop ? std::ceil(len / vw) : len});
+    }
+    const int vector_arg = st.loops[ch.vector_loop].arg_index;
+    // Dimensions whose coordinates a boundary condition clamps, and whether reads reach below.
+    std::map<int, bool> clamped = {{vector_arg, vector_reads_below}};
+    for (int i = 0; i < int(st.loops.size()); ++i) {
+      if (!st.loops[i].is_pure || i == ch.vector_loop) continue;
+      const LaneByLane along = lane_by_lane_per_point(f, stage, 0, i);
+      if (along.boundary_loads > 0) clamped[st.loops[i].arg_index] = along.boundary_below;
+    }
+    double share = 0, steady = 1;
+    for (const Walk& w : walks) {
+      auto c = clamped.find(w.arg);
+      if (c == clamped.end()) continue;
+      const double edge = std::min(1.0, (c->second ? 2.0 : 1.0) / std::max(w.trips, 1.0));
+      share += steady * edge;
+      if (w.arg == vector_arg) return share;
+      steady *= 1 - edge;
+      clamped.erase(c);
+    }
+    return share;
   }
 
   // Does stage (f, stage) read, along its RDom loop `loop`, points of itself that an earlier
@@ -1008,8 +1092,10 @@ class Evaluator {
           resident_bytes = std::max(resident_bytes, host_tile_bytes(state_[p].host, state_[p].where) * m_.cores);
       }
       c.footprint_bytes += bytes;
-      const double bw = bandwidth_of(m_.level_for(resident_bytes));
-      load_s += s.productions * bytes / std::max(bw, 1.0);
+      // A footprint that stays in L1 costs only its load instructions, charged below for
+      // every load; from further out, its lines come in once per production.
+      const Bandwidth& level = m_.level_for(resident_bytes);
+      if (&level != &m_.bandwidth.front()) load_s += s.productions * bytes / std::max(bandwidth_of(level), 1.0);
       // Strided innermost access: a cache line per point, from where the lines the
       // innermost loop touches fit.
       const double stride = innermost_stride_bytes(*e, p, step);
@@ -1039,15 +1125,9 @@ class Evaluator {
       });
       if (st.loops[ch.vector_loop].arg_index > 0) gathered += 1;
     }
-    // Behind a boundary condition, loop partitioning keeps the clamp in the last band of lanes
-    // of each production's vector loop, even a band that ends at the input's edge (its bound
-    // is conservative): those lanes gather (hist_eq's clamped input at the root, vectorized in
-    // two bands of 64 over 128 columns, took 6 us more than inlined, a 0.013 ms pipeline).
-    if (ch.vectorize && lane_by_lane.boundary_loads > 0 && ch.vector_loop >= 0 && !ext.empty()) {
-      const int v = ch.vector_loop;
-      const double band = ch.tile[v] > 1 ? std::min(ext[v], double(ch.subtile[v])) : ext[v];
-      gathered += lane_by_lane.boundary_loads * std::min(1.0, band / std::max(ext[v], 1.0));
-    }
+    if (ch.vectorize && lane_by_lane.boundary_loads > 0 && ch.vector_loop >= 0 && !ext.empty())
+      gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw,
+                                                              lane_by_lane.boundary_below);
     if (gathered > 0)
       load_s += c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.

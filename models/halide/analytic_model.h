@@ -53,8 +53,8 @@ struct AnalyticModelOptions {
   int accumulator_registers = 12;
   // Largest stride (elements) between vector lanes that Halide still loads densely (then shuffles).
   double dense_vector_stride = 4;
-  // Vectors along the vector loop of a register tile that LLVM still unrolls (a constant
-  // trip count this small).
+  // Vectors along the vector loop of a register tile that stay in registers: the CPU space
+  // unrolls a vector band this short (HalideCpuSpace::kUnrolledVectors).
   int vector_loop_unrolled = 4;
   // Halide gives a buffer of constant size up to this many bytes stack space (its
   // runtime's maximum_stack_allocation_bytes) instead of a heap allocation.

@@ -441,10 +441,12 @@ TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
   EXPECT_GT(inlined_cost->load_s - root_cost->load_s, (48 - 16) * gather_s);
 }
 
-// hist_eq copies its input through a boundary condition (repeat_edge). At the root, vectorized
-// in bands of one vector over its 128 columns, Halide's loop partitioning leaves the clamp,
-// so gathers, in the last band of each row; in bands of two vectors, in twice as many lanes.
-TEST(AnalyticModel, TheLastBandBehindABoundaryConditionGathers) {
+// hist_eq copies its input through a boundary condition (repeat_edge). Halide's loop
+// partitioning splits the outermost loop along each clamped dimension into edge and steady
+// iterations and leaves every clamp in the edge ones: a copy at the root in 8 strips of 16
+// rows gathers all the lanes of its last strip, and in the other strips those of its last
+// tile of columns. One tile of 128 columns is all edge; two of 64 gather half the lanes.
+TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoops) {
   const hb::App* app = candor::apps::find_app("hist_eq");
   ASSERT_NE(app, nullptr);
   const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
@@ -459,18 +461,52 @@ TEST(AnalyticModel, TheLastBandBehindABoundaryConditionGathers) {
       EXPECT_FALSE(e.footprint[0].boundary) << e.producer;
     }
   const int vw = hb::host_target().natural_vector_size(Halide::UInt(8));
-  ASSERT_LE(2 * vw, 128);
+  ASSERT_LE(vw, 64);
   const candor::HalideCpuSpace space(kd);
-  auto copy_cost = [&](int band) {
+  auto copy_cost = [&](int columns) {
     return stage_cost_with(kd, space,
                            {{"location(input_clamped)", "ROOT"}, {"vectorize(input_clamped)", "YES"},
-                            {"tile(input_clamped.d0)", "128"}, {"subtile(input_clamped.d0)", std::to_string(band)}},
+                            {"parallel(input_clamped)", "YES"}, {"tile(input_clamped.d1)", "16"},
+                            {"subtile(input_clamped.d1)", "16"}, {"tile(input_clamped.d0)", std::to_string(columns)},
+                            {"subtile(input_clamped.d0)", std::to_string(vw)}},
                            "input_clamped");
   };
-  const auto one = copy_cost(vw), two = copy_cost(2 * vw);
-  ASSERT_TRUE(one && two);
-  const double extra_lanes = 128.0 * vw;  // one more vector per row
-  EXPECT_GT(two->load_s - one->load_s, 0.9 * extra_lanes / (machine().gather_lanes_per_s * machine().cores));
+  const auto one_tile = copy_cost(128), two_tiles = copy_cost(64);
+  ASSERT_TRUE(one_tile && two_tiles);
+  const double points = 128.0 * 128;
+  const double share_one = 1.0 / 8 + 7.0 / 8, share_two = 1.0 / 8 + 7.0 / 8 * 0.5;
+  const double expected = (share_one - share_two) * points / (machine().gather_lanes_per_s * machine().cores);
+  EXPECT_NEAR(one_tile->load_s - two_tiles->load_s, expected, 0.1 * expected);
+}
+
+// The edge iterations of a host's loops hold the clamps of the Funcs computed inside them:
+// box_blur's blur_x, computed per tile of blur_y with its clamped input inlined, gathers in
+// the tiles of blur_y's first and last strips of rows (both edges: its taps read x - 1 and
+// y - 1) and, elsewhere, in the first and last tiles of each strip: with strips of 256 rows,
+// 1/3 + 2/3 * 2/24 of its points; with strips of 64, 2/24 + 22/24 * 2/24.
+TEST(AnalyticModel, FuncsComputedInAHostsEdgeTilesKeepTheirClamps) {
+  const hb::App* app = candor::apps::find_app("box_blur");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const int vw = hb::host_target().natural_vector_size(Halide::UInt(16));
+  auto blur_x_cost = [&](int rows) {
+    return stage_cost_with(kd, space,
+                           {{"location(input_clamped)", "INLINE"}, {"location(blur_x)", "TILE"},
+                            {"sliding(blur_x)", "NO"}, {"vectorize(blur_x)", "YES"},
+                            {"tile(blur_x.x)", "64"}, {"subtile(blur_x.x)", std::to_string(vw)},
+                            {"tile(blur_y.x)", "64"}, {"tile(blur_y.y)", std::to_string(rows)}},
+                           "blur_x");
+  };
+  const auto strips_256 = blur_x_cost(256), strips_64 = blur_x_cost(64);
+  ASSERT_TRUE(strips_256 && strips_64);
+  const double edge_tiles = 2.0 / 24;
+  const double share_256 = 2.0 / 6 + 4.0 / 6 * edge_tiles, share_64 = edge_tiles + (1 - edge_tiles) * edge_tiles;
+  const double points = 1536.0 * 1536, taps = 3;
+  const double at_most = (share_256 - share_64) * taps * points * 1.1 / machine().gather_lanes_per_s;
+  const double gathered = strips_256->load_s - strips_64->load_s;
+  EXPECT_GT(gathered, at_most / 1.1 / 1.1 / machine().cores);
+  EXPECT_LT(gathered, at_most);
 }
 
 // iir_blur's scan along x (its first update) reads the output at (rx, y) and (rx - 1, y).
