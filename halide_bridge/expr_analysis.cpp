@@ -187,16 +187,14 @@ class BoundaryClampFinder : public HI::IRVisitor {
  private:
   using HI::IRVisitor::visit;
   int clamps_ = 0;  // Min and Max nodes enclosing the node visited
-  void visit(const HI::Min* op) override {
+  template <typename T>
+  void inside_clamp(const T* op) {
     ++clamps_;
     HI::IRVisitor::visit(op);
     --clamps_;
   }
-  void visit(const HI::Max* op) override {
-    ++clamps_;
-    HI::IRVisitor::visit(op);
-    --clamps_;
-  }
+  void visit(const HI::Min* op) override { inside_clamp(op); }
+  void visit(const HI::Max* op) override { inside_clamp(op); }
   void visit(const HI::Call* op) override {
     if (clamps_ > 0 && op->is_intrinsic(HI::Call::likely)) found = true;
     HI::IRVisitor::visit(op);

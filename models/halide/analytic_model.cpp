@@ -1111,12 +1111,12 @@ class Evaluator {
     // A load at data-dependent indices in a vectorized loop is a gather: where plain code
     // loads a vector, it loads lane by lane (unvectorized code already pays per lane).
     double gathered = ch.vectorize ? lane_by_lane.gathers : 0;
-    // Vector lanes that step through a buffer by more than a few elements (the vector loop runs
-    // along an outer dimension of it) load lane by lane; Halide loads strides up to 4 densely
-    // and shuffles. A stage whose vector loop is not its innermost storage dimension stores
-    // lane by lane too (iir_blur's scan along x, vectorized across rows: 0.30 ms measured,
-    // 0.14 ms unvectorized).
     if (ch.vectorize && ch.vector_loop >= 0 && !ext.empty()) {
+      // Vector lanes that step through a buffer by more than a few elements (the vector loop
+      // runs along an outer dimension of it) load lane by lane; Halide loads strides up to 4
+      // densely and shuffles. A stage whose vector loop is not its innermost storage dimension
+      // stores lane by lane too (iir_blur's scan along x, vectorized across rows: 0.30 ms
+      // measured, 0.14 ms unvectorized).
       std::vector<double> along(ext.size(), 0.0);
       along[ch.vector_loop] = 1;
       for_each_buffer_read(f, stage, ext, along, [&](const hb::Edge& e, int p, const std::vector<double>&,
@@ -1124,10 +1124,10 @@ class Evaluator {
         if (!e.data_dependent() && innermost_stride_elements(e, p, step) > o_.dense_vector_stride) gathered += e.calls;
       });
       if (st.loops[ch.vector_loop].arg_index > 0) gathered += 1;
+      // Loads through a boundary condition gather where loop partitioning leaves the clamp.
+      if (lane_by_lane.boundary_loads > 0)
+        gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below);
     }
-    if (ch.vectorize && lane_by_lane.boundary_loads > 0 && ch.vector_loop >= 0 && !ext.empty())
-      gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw,
-                                                              lane_by_lane.boundary_below);
     if (gathered > 0)
       load_s += c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.

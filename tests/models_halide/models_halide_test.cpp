@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "analytic_model.h"
@@ -275,6 +276,18 @@ TEST(LowerBound, SerialRaisesTheBound) {
   EXPECT_GT(ser_terms.compute_s, par_terms.compute_s * 1.5);
 }
 
+// An example app's kernel description for the host and its CPU space.
+struct AppSpace {
+  explicit AppSpace(const std::string& name) : kd(describe(name)), space(kd) {}
+  static hb::KernelDescription describe(const std::string& name) {
+    const hb::App* app = candor::apps::find_app(name);
+    if (!app) throw std::invalid_argument("no example app named " + name);
+    return hb::describe_app(app->build(), hb::host_target());
+  }
+  hb::KernelDescription kd;
+  candor::HalideCpuSpace space;
+};
+
 // Fixes the choice named `var` of the Halide CPU space to the value named `value`.
 bool pin(const candor::HalideCpuSpace& space, candor::Candidate& c, const std::string& var, const std::string& value) {
   const int v = space.var_named(var), x = v < 0 ? -1 : space.value_named(c, v, value);
@@ -300,10 +313,9 @@ std::optional<mh::StageCost> stage_cost_with(const hb::KernelDescription& kd, co
 // and computed per row strip inside the loop over the 3 colour channels, is computed 3 times;
 // with the channels innermost (inside the strip) it is computed once.
 TEST(AnalyticModel, ASlidingWindowRestartsPerIterationOfALoopThatDoesNotMoveIt) {
-  const hb::App* app = candor::apps::find_app("unsharp_mask");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("unsharp_mask");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   const mh::AnalyticModel model(machine());
   auto ratio_recompute = [&](const std::string& channel_subtile) {
     std::optional<candor::Candidate> c = space.root();
@@ -327,10 +339,9 @@ TEST(AnalyticModel, ASlidingWindowRestartsPerIterationOfALoopThatDoesNotMoveIt) 
 // sharpen and ratio), covers what all its readers need there: the strip plus the vertical
 // blur's 3-row halo on each side, so about 38/32 of its points.
 TEST(AnalyticModel, AFuncInsideItsHostCoversEveryReadersRegion) {
-  const hb::App* app = candor::apps::find_app("unsharp_mask");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("unsharp_mask");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   const mh::AnalyticModel model(machine());
   std::optional<candor::Candidate> c = space.root();
   ASSERT_TRUE(c);
@@ -360,10 +371,9 @@ TEST(AnalyticModel, AFuncInsideItsHostCoversEveryReadersRegion) {
 // unrolled rows) and the accumulator once per reduction; with a loop over 64 vectors of x
 // inside the RDom loop instead, every point loads and stores its accumulator.
 TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
-  const hb::App* app = candor::apps::find_app("matmul");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("matmul");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   const mh::AnalyticModel model(machine());
   // In vectors of this target's width (8 floats with AVX2, 16 with AVX-512).
   const int vw = hb::host_target().natural_vector_size(Halide::Float(32));
@@ -402,10 +412,9 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
 // into the vectorized output, each output point looks the table up once per distinct point
 // its sharpening reads (5), lane by lane; with `curved` at the root, once.
 TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
-  const hb::App* app = candor::apps::find_app("camera_pipe");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("camera_pipe");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   auto output = [&](const std::string& curved) {
     return stage_cost_with(
         kd, space,
@@ -424,10 +433,9 @@ TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
 // channels). With blur_y inlined into that lookup, each of its 3 taps of blur_x is a gather
 // too: 48 lane-by-lane loads per pixel, against 16 with blur_y at the root.
 TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
-  const hb::App* app = candor::apps::find_app("bilateral_grid");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("bilateral_grid");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   auto output = [&](const std::string& blur_y) {
     return stage_cost_with(kd, space,
                            {{"location(interpolated)", "INLINE"}, {"location(blur_y)", blur_y},
@@ -447,9 +455,8 @@ TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
 // rows gathers all the lanes of its last strip, and in the other strips those of its last
 // tile of columns. One tile of 128 columns is all edge; two of 64 gather half the lanes.
 TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoops) {
-  const hb::App* app = candor::apps::find_app("hist_eq");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const AppSpace app("hist_eq");
+  const hb::KernelDescription& kd = app.kd;
   const hb::Edge* copy = nullptr;
   for (const hb::Edge& e : kd.edges)
     if (e.consumer == "input_clamped") copy = &e;  // of the input's alias, inlined
@@ -462,7 +469,7 @@ TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoo
     }
   const int vw = hb::host_target().natural_vector_size(Halide::UInt(8));
   ASSERT_LE(vw, 64);
-  const candor::HalideCpuSpace space(kd);
+  const candor::HalideCpuSpace& space = app.space;
   auto copy_cost = [&](int columns) {
     return stage_cost_with(kd, space,
                            {{"location(input_clamped)", "ROOT"}, {"vectorize(input_clamped)", "YES"},
@@ -485,10 +492,9 @@ TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoo
 // y - 1) and, elsewhere, in the first and last tiles of each strip: with strips of 256 rows,
 // 1/3 + 2/3 * 2/24 of its points; with strips of 64, 2/24 + 22/24 * 2/24.
 TEST(AnalyticModel, FuncsComputedInAHostsEdgeTilesKeepTheirClamps) {
-  const hb::App* app = candor::apps::find_app("box_blur");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("box_blur");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   const int vw = hb::host_target().natural_vector_size(Halide::UInt(16));
   auto blur_x_cost = [&](int rows) {
     return stage_cost_with(kd, space,
@@ -512,10 +518,9 @@ TEST(AnalyticModel, FuncsComputedInAHostsEdgeTilesKeepTheirClamps) {
 // iir_blur's scan along x (its first update) reads the output at (rx, y) and (rx - 1, y).
 // Vectorized, its lanes are rows: every load and the store step by a whole row, lane by lane.
 TEST(AnalyticModel, VectorLanesAcrossRowsLoadAndStoreLaneByLane) {
-  const hb::App* app = candor::apps::find_app("iir_blur");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("iir_blur");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   const auto scan = stage_cost_with(kd, space, {{"vectorize(iir_blur.update(0))", "YES"}}, "iir_blur", 1);
   ASSERT_TRUE(scan);
   const double points = 255.0 * 256;
@@ -532,10 +537,9 @@ TEST(AnalyticModel, VectorLanesAcrossRowsLoadAndStoreLaneByLane) {
 // each point waits for the last (the recurrence's latency); with rows unrolled inside it,
 // independent rows fill the wait.
 TEST(AnalyticModel, AScanWithItsRDomLoopInnermostWaitsForEachStep) {
-  const hb::App* app = candor::apps::find_app("iir_blur");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("iir_blur");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   mh::MachineDescription slow_steps = machine();
   slow_steps.recurrence_step_s = 1e-7;  // far above any throughput cost of the scan
   const mh::AnalyticModel model(slow_steps);
@@ -561,13 +565,12 @@ TEST(AnalyticModel, AScanWithItsRDomLoopInnermostWaitsForEachStep) {
 // pixel divides (lane by lane); at the root, the 256 entries do. The kernel description counts
 // that division, and the model charges it at the calibrated rate.
 TEST(AnalyticModel, DivisionsByARuntimeValueCostALanePerPoint) {
-  const hb::App* app = candor::apps::find_app("hist_eq");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const AppSpace app("hist_eq");
+  const hb::KernelDescription& kd = app.kd;
   const hb::FuncInfo* lut = kd.find_func("equalize_lut");
   ASSERT_NE(lut, nullptr);
   EXPECT_EQ(lut->stages[0].ops.variable_div, 1);  // (cdf * 255 + count / 2) / count
-  const candor::HalideCpuSpace space(kd);
+  const candor::HalideCpuSpace& space = app.space;
   auto output = [&](const std::string& where) {
     return stage_cost_with(kd, space, {{"location(equalize_lut)", where}, {"vectorize(hist_eq)", "YES"}}, "hist_eq");
   };
@@ -582,10 +585,9 @@ TEST(AnalyticModel, DivisionsByARuntimeValueCostALanePerPoint) {
 // stack: no allocation per realization. matmul's dot per 16x4 subtile of the output (256
 // bytes) against per 512x64 tile (128 KiB).
 TEST(AnalyticModel, SmallBuffersOfFuncsComputedPerTileAreOnTheStack) {
-  const hb::App* app = candor::apps::find_app("matmul");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  const candor::HalideCpuSpace space(kd);
+  const AppSpace app("matmul");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
   const mh::AnalyticModel model(machine());
   auto dot_cost = [&](const std::string& x_tile, const std::string& y_tile) {
     std::optional<candor::Candidate> c = space.root();
