@@ -277,6 +277,39 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   m.calibration_seconds = j.value("calibration_seconds", 0.0);
 }
 
+namespace {
+
+// Merges `other` into `best`: numbers keyed "..._s" (seconds, not "..._per_s") keep the
+// smaller, every other number the larger (rates; sizes and counts agree between runs of one
+// machine).
+void keep_best(nlohmann::json& best, const nlohmann::json& other, const std::string& key) {
+  if (best.is_object() && other.is_object()) {
+    for (auto it = best.begin(); it != best.end(); ++it)
+      if (other.contains(it.key())) keep_best(it.value(), other.at(it.key()), it.key());
+  } else if (best.is_array() && other.is_array() && best.size() == other.size()) {
+    for (size_t i = 0; i < best.size(); ++i) keep_best(best[i], other[i], key);
+  } else if (best.is_number() && other.is_number()) {
+    const double a = best.get<double>(), b = other.get<double>();
+    auto ends_with = [&](const std::string& tail) {
+      return key.size() >= tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    const bool seconds = ends_with("_s") && !ends_with("_per_s");
+    if (key == "calibration_seconds")
+      best = a + b;
+    else if (seconds ? b < a : b > a)
+      best = other;
+  }
+}
+
+}  // namespace
+
+MachineDescription best_of(const std::vector<MachineDescription>& runs) {
+  if (runs.empty()) throw std::invalid_argument("best_of: no calibration runs");
+  nlohmann::json best = runs.front();
+  for (size_t i = 1; i < runs.size(); ++i) keep_best(best, nlohmann::json(runs[i]), "");
+  return best.get<MachineDescription>();
+}
+
 MachineDescription load_machine(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read machine description '" + path + "'");

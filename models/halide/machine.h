@@ -139,6 +139,11 @@ void from_json(const nlohmann::json& j, MachineDescription& m);
 MachineDescription load_machine(const std::string& path);
 void save_machine(const MachineDescription& m, const std::string& path);
 
+// The best of several calibrations of one machine, field by field: the highest rate and the
+// shortest overhead (another process only ever slows a measurement down on a shared machine);
+// calibration_seconds adds up. Throws std::invalid_argument when `runs` is empty.
+MachineDescription best_of(const std::vector<MachineDescription>& runs);
+
 // Checks that every measured number is present and plausible; returns the problems found
 // (empty when the description is usable).
 std::vector<std::string> check_machine(const MachineDescription& m);

@@ -118,6 +118,27 @@ TEST(Machine, JsonRoundTrip) {
 
 // Column walks over a buffer between the two calibrated sizes run at a rate between theirs
 // (log-interpolated); beyond them, at the nearer one's.
+// The best of two calibrations keeps each rate's higher and each overhead's shorter value:
+// a second run disturbed on one core leaves the first's bandwidth, and lends its faster
+// gathers and shorter launch.
+TEST(Machine, BestOfCalibrationsKeepsHigherRatesAndShorterOverheads) {
+  const mh::MachineDescription first = machine();
+  mh::MachineDescription second = first;
+  second.bandwidth.front().all_cores = first.bandwidth.front().all_cores / 2;
+  second.gather_lanes_per_s = first.gather_lanes_per_s * 2;
+  second.parallel_launch_s = first.parallel_launch_s / 2;
+  second.recurrence_step_s = first.recurrence_step_s * 2;
+  const mh::MachineDescription best = mh::best_of({first, second});
+  EXPECT_EQ(best.bandwidth.front().all_cores, first.bandwidth.front().all_cores);
+  EXPECT_EQ(best.gather_lanes_per_s, second.gather_lanes_per_s);
+  EXPECT_EQ(best.parallel_launch_s, second.parallel_launch_s);
+  EXPECT_EQ(best.recurrence_step_s, first.recurrence_step_s);
+  EXPECT_EQ(best.l2_bytes, first.l2_bytes);
+  EXPECT_EQ(best.cores, first.cores);
+  EXPECT_DOUBLE_EQ(best.calibration_seconds, 2 * first.calibration_seconds);
+  EXPECT_THROW(mh::best_of({}), std::invalid_argument);
+}
+
 TEST(Machine, ColumnWalkRateFollowsTheBufferSize) {
   mh::MachineDescription m;
   m.cores = 2;
