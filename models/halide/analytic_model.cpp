@@ -790,9 +790,8 @@ class Evaluator {
   // when the reads reach below the first point. box_blur inlined at the root in strips of
   // 256 rows and tiles of 64 columns gathered in 2 of its 6 strips and 2 of 24 tiles (3.6 ms
   // against 2.0 ms computed per strip); with blur_x computed per row of those strips, its
-  // own clamp gathered in the 2 edge strips (3.7 ms); hist_eq's clamped copy at the root, in
-  // two bands of 64 over 128 columns, in the last band (6 us of a 0.013 ms pipeline).
-  // Host loops and the stage's loops are matched by the dimension they walk.
+  // own clamp gathered in the 2 edge strips (3.7 ms). Host loops and the stage's loops are
+  // matched by the dimension they walk.
   double clamped_share(int f, int stage, const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext,
                        int vw, bool vector_reads_below) const {
     struct Walk {
