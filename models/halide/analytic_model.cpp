@@ -798,42 +798,41 @@ class Evaluator {
       int arg;
       double trips;
     };
-    std::vector<Walk> walks;  // outermost first
+    enum Bands { kOuter = 1, kMiddle = 2, kInner = 3 };
+    // Appends the pure loops of a stage's bands, outer first, down to `deepest`: a split's
+    // outer loop of one iteration still counts (it is all edge: box_blur as one tile of the
+    // whole image, inlined, gathered everywhere, 20.8 ms); the vector loop's inner band runs
+    // in vectors.
+    auto add_bands = [&](std::vector<Walk>& out, const StageChoice& c, const hb::StageInfo& s,
+                         const std::vector<double>& e, Bands deepest, int vector_loop) {
+      const int n = int(std::min({s.loops.size(), e.size(), c.tile.size()}));
+      for (int i = n - 1; i >= 0; --i)
+        if (s.loops[i].is_pure) out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i]});
+      for (int i = n - 1; deepest >= kMiddle && i >= 0; --i) {
+        if (!s.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] >= c.tile[i]) continue;
+        const double tile = std::min(e[i], double(c.tile[i]));
+        out.push_back({s.loops[i].arg_index, c.subtile[i] <= 1 ? tile : std::ceil(tile / c.subtile[i])});
+      }
+      for (int i = n - 1; deepest >= kInner && i >= 0; --i) {
+        if (!s.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;
+        const double len = std::min(e[i], double(std::min(c.tile[i], c.subtile[i])));
+        out.push_back({s.loops[i].arg_index, i == vector_loop ? std::ceil(len / vw) : len});
+      }
+    };
+    // The loops of the hosts the stage is computed in (outside its production), outermost
+    // first, then the stage's own.
+    std::vector<Walk> walks;
     for (int g = f; state_[g].where != Where::Root && state_[g].host >= 0;) {
       const FuncState& fs = state_[g];
       const FuncState& hs = state_[fs.host];
       if (hs.choice.empty() || hs.extents.empty()) break;
-      const StageChoice& hc = hs.choice[0];
-      const hb::StageInfo& hst = kd_.funcs[fs.host].stages[0];
-      const std::vector<double>& hext = hs.extents[0];
       std::vector<Walk> enclosing;
-      const int n = int(std::min({hst.loops.size(), hext.size(), hc.tile.size()}));
-      for (int i = n - 1; i >= 0; --i)
-        enclosing.push_back({hst.loops[i].arg_index, hc.tile[i] > 1 ? std::ceil(hext[i] / hc.tile[i]) : hext[i]});
-      for (int i = n - 1; fs.where == Where::Subtile && i >= 0; --i) {
-        if (hc.tile[i] <= 1) continue;
-        const double tile = std::min(hext[i], double(hc.tile[i]));
-        enclosing.push_back({hst.loops[i].arg_index, hc.subtile[i] <= 1 ? tile : std::ceil(tile / hc.subtile[i])});
-      }
+      add_bands(enclosing, hs.choice[0], kd_.funcs[fs.host].stages[0], hs.extents[0],
+                fs.where == Where::Subtile ? kMiddle : kOuter, -1);
       walks.insert(walks.begin(), enclosing.begin(), enclosing.end());
       g = fs.host;
     }
-    // The stage's own bands, outer, middle, inner (the vector loop's in vectors). A split's
-    // outer loop of one iteration still counts: it is all edge (box_blur as one tile of the
-    // whole image, inlined, gathered everywhere: 20.8 ms).
-    const int n = int(std::min(ext.size(), ch.tile.size()));
-    for (int i = n - 1; i >= 0; --i)
-      if (st.loops[i].is_pure) walks.push_back({st.loops[i].arg_index, ch.tile[i] > 1 ? std::ceil(ext[i] / ch.tile[i]) : ext[i]});
-    for (int i = n - 1; i >= 0; --i) {
-      if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] >= ch.tile[i]) continue;
-      const double tile = std::min(ext[i], double(ch.tile[i]));
-      walks.push_back({st.loops[i].arg_index, ch.subtile[i] <= 1 ? tile : std::ceil(tile / ch.subtile[i])});
-    }
-    for (int i = n - 1; i >= 0; --i) {
-      if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] <= 1) continue;
-      const double len = std::min(ext[i], double(std::min(ch.tile[i], ch.subtile[i])));
-      walks.push_back({st.loops[i].arg_index, i == ch.vector_loop ? std::ceil(len / vw) : len});
-    }
+    add_bands(walks, ch, st, ext, kInner, ch.vector_loop);
     const int vector_arg = st.loops[ch.vector_loop].arg_index;
     // Dimensions whose coordinates a boundary condition clamps, and whether reads reach below.
     std::map<int, bool> clamped = {{vector_arg, vector_reads_below}};
