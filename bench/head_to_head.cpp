@@ -739,7 +739,9 @@ class Driver {
     }
     if (!has_base) return 0;
 
-    // The plot: runtime relative to Adams2019 per app, one bar per contender.
+    // The plot: runtime relative to Adams2019 per app, one bar per contender; the side-by-side
+    // ratio where the app's contenders were timed together (the cells' own ratio drifts with
+    // the machine between cells), the ratio of the cells' runtimes otherwise.
     const fs::path dat = out_ / "relative_to_adams2019.dat";
     int rows = 0;
     {
@@ -752,8 +754,9 @@ class Driver {
         if (std::isnan(base)) continue;
         out << app;
         for (const std::string& s : schedulers) {
-          const double v = runtime(app, s);
-          out << " " << (std::isnan(v) ? std::string("?") : fmt::format("{:.6g}", v / base));
+          double v = side_by_side_ratio(app, s);
+          if (std::isnan(v)) v = runtime(app, s) / base;
+          out << " " << (std::isnan(v) ? std::string("?") : fmt::format("{:.6g}", v));
         }
         out << "\n";
         ++rows;

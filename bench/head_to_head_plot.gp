@@ -1,12 +1,13 @@
 # Plots head_to_head's relative_to_adams2019.dat: per app, each contender's runtime divided
-# by Adams2019's (log scale; below 1 is faster than Adams2019).
+# by Adams2019's, timed side by side where the app's contenders were (log scale; below 1 is
+# faster than Adams2019).
 # gnuplot -e "datafile='DIR/relative_to_adams2019.dat'; outfile='DIR/head_to_head.png'; ncols=N" head_to_head_plot.gp
 if (!exists("datafile")) datafile = 'bench_results/relative_to_adams2019.dat'
 if (!exists("outfile")) outfile = 'bench_results/head_to_head.png'
 if (!exists("ncols")) ncols = 6
 set terminal pngcairo size 1400,600 font ",10"
 set output outfile
-set title "Runtime relative to Halide 14's Adams2019 (lower is faster)"
+set title "Runtime relative to Halide 14's Adams2019, timed side by side (lower is faster)"
 set ylabel "runtime / Adams2019 runtime (log scale)"
 set logscale y
 set grid ytics mytics

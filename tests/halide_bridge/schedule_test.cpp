@@ -102,6 +102,33 @@ TEST(Schedule, SchedulesApplyToFreshInstancesDespiteHalideRenaming) {
   EXPECT_NO_THROW(apply_schedule(s, kd, second.outputs));
 }
 
+// The CPU space unrolls a band of a few vectors: the outer loop of a split of a split's inner
+// loop. That loop has a constant extent; the outer loop of a split of the whole image has not.
+TEST(Validate, OuterLoopsOfSplitsOfConstantLoopsHaveConstantExtents) {
+  KernelDescription kd = describe_app(blur_app(64, 16).build(), host_target());
+  const StageInfo& stage = kd.func("blur_y").stages.at(0);
+  StageSchedule st;
+  st.splits = {make_split("x", 16), make_split("x_i", 8)};
+  const auto loops = scheduled_loops(stage, st);
+  auto loop = [&](const std::string& var) {
+    return *std::find_if(loops.begin(), loops.end(), [&](const ScheduledLoop& l) { return l.var == var; });
+  };
+  EXPECT_TRUE(loop("x_i_i").constant_extent);
+  EXPECT_TRUE(loop("x_i_o").constant_extent);
+  EXPECT_EQ(loop("x_i_o").extent, 2);
+  EXPECT_FALSE(loop("x_o").constant_extent);
+
+  Schedule s = root_schedule(kd);
+  st.annotations = {{"x_i_i", LoopAnnotation::Vectorized}, {"x_i_o", LoopAnnotation::Unrolled}};
+  s.funcs["blur_y"].stages = {st};
+  EXPECT_TRUE(schedule_problems(s, kd, host_target()).empty());
+  s.funcs["blur_y"].stages[0].annotations["x_o"] = LoopAnnotation::Unrolled;
+  const auto problems = schedule_problems(s, kd, host_target());
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("loop 'x_o' is unrolled but its extent is not a constant"), std::string::npos)
+      << problems[0];
+}
+
 TEST(Validate, RejectsIllegalCpuSchedules) {
   KernelDescription kd = describe_app(matmul_app(8).build(), host_target());
   Schedule s = root_schedule(kd);

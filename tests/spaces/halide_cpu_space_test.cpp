@@ -26,6 +26,22 @@ std::optional<Candidate> random_dive(const HalideCpuSpace& space, std::mt19937_6
   return candor::random_dive(space, *c, space.decision_order(), rng);
 }
 
+// Compiles `schedule` and runs it once against the reference output.
+hb::EvalResult run_once(const hb::App& app, const hb::Schedule& schedule, const hb::KernelDescription& kd,
+                        const hb::Outputs& reference, const Halide::Target& target) {
+  hb::RunOptions once;
+  once.warmup_runs = 0;
+  once.timed_runs = 1;
+  return hb::evaluate_schedule(app, schedule, kd, reference, target, once);
+}
+
+// Fixes choice `var` of `c` to the value named `value`; false when either is unknown or the
+// fix fails.
+bool fix_named(const HalideCpuSpace& space, Candidate& c, const std::string& var, const std::string& value) {
+  const int v = space.var_named(var), x = v < 0 ? -1 : space.value_named(c, v, value);
+  return x >= 0 && space.fix(c, v, x);
+}
+
 class HalideCpuSpaceOnApps : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
@@ -36,9 +52,6 @@ TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
   HalideCpuSpace space(kd);
   hb::Outputs reference = hb::reference_outputs(*app, target);
   std::mt19937_64 rng(7);
-  hb::RunOptions options;
-  options.warmup_runs = 0;
-  options.timed_runs = 1;
   for (int i = 0; i < 4; ++i) {
     std::optional<Candidate> c = random_dive(space, rng);
     ASSERT_TRUE(c) << "dive " << i << " failed";
@@ -46,7 +59,7 @@ TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
     hb::Schedule schedule = space.to_schedule(*c);
     nlohmann::json j = schedule;
     if (std::getenv("CANDOR_TEST_TRACE")) std::cerr << hb::print_schedule(schedule, kd) << std::endl;
-    hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    hb::EvalResult result = run_once(*app, schedule, kd, reference, target);
     EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
   }
 }
@@ -82,9 +95,6 @@ TEST(HalideCpuSpace, UpdateWithAnInnermostRDomLoopVectorizesItsInnermostPureLoop
   ASSERT_TRUE(space.fix(*root, space.vectorize_ref(stage_object).var, candor::spaces::halide_cpu::Bool::YES))
       << "vectorizing the update is not allowed";
   hb::Outputs reference = hb::reference_outputs(*app, target);
-  hb::RunOptions options;
-  options.warmup_runs = 0;
-  options.timed_runs = 1;
   std::mt19937_64 rng(11);
   for (int i = 0; i < 2; ++i) {
     std::optional<Candidate> c = random_dive(space, rng, root);
@@ -99,7 +109,7 @@ TEST(HalideCpuSpace, UpdateWithAnInnermostRDomLoopVectorizesItsInnermostPureLoop
                                                  << pure_var;
     ASSERT_FALSE(s.order.empty());
     EXPECT_EQ(s.order.front(), vectorized) << "the vector loop is not innermost";
-    hb::EvalResult result = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    hb::EvalResult result = run_once(*app, schedule, kd, reference, target);
     nlohmann::json j = schedule;
     EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
   }
@@ -149,10 +159,7 @@ TEST(HalideCpuSpace, StagesReadingAnInputGuardTailsThatCouldLeaveTheirRegion) {
       }
       if (!root_reader_unguarded) continue;
       if (!reference) reference = hb::reference_outputs(app, target);
-      hb::RunOptions quick;
-      quick.warmup_runs = 0;
-      quick.timed_runs = 1;
-      const hb::EvalResult r = hb::evaluate_schedule(app, schedule, kd, *reference, target, quick);
+      const hb::EvalResult r = run_once(app, schedule, kd, *reference, target);
       EXPECT_TRUE(r.ok) << "random:" << seed << " dive " << dive << ": " << r.failed_step << ": " << r.error;
       ++unguarded_run;
     }
@@ -172,10 +179,7 @@ TEST(HalideCpuSpace, ALoopTiledWholePassesParallelismInwards) {
   HalideCpuSpace space(kd);
   std::optional<Candidate> root = space.root();
   ASSERT_TRUE(root);
-  auto fix = [&](const std::string& var, const std::string& value) {
-    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_named(*root, v, value);
-    return x >= 0 && space.fix(*root, v, x);
-  };
+  auto fix = [&](const std::string& var, const std::string& value) { return fix_named(space, *root, var, value); };
   ASSERT_TRUE(fix("parallel(unsharp_mask)", "YES"));
   ASSERT_TRUE(fix("tile(unsharp_mask.c)", "3"));
   ASSERT_TRUE(fix("subtile(unsharp_mask.c)", "1"));
@@ -188,11 +192,42 @@ TEST(HalideCpuSpace, ALoopTiledWholePassesParallelismInwards) {
   for (const auto& [var, annotation] : schedule.funcs.at("unsharp_mask").stages.at(0).annotations)
     if (annotation == hb::LoopAnnotation::Parallel) parallel = var;
   EXPECT_EQ(parallel, "y_o");
-  hb::RunOptions quick;
-  quick.warmup_runs = 0;
-  quick.timed_runs = 1;
-  const hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, hb::reference_outputs(*app, target), target, quick);
+  const hb::EvalResult r = run_once(*app, schedule, kd, hb::reference_outputs(*app, target), target);
   EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+}
+
+// A vectorized register tile of a few vectors is unrolled across its vectors (the model
+// prices it so); a longer one is left a loop. Both compile and match the reference.
+TEST(HalideCpuSpace, ShortVectorBandsAreUnrolled) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  const int lanes = kd.func("unsharp_mask").vector_width;
+  const hb::Outputs reference = hb::reference_outputs(*app, target);
+  for (const int vectors : {2, 2 * HalideCpuSpace::kUnrolledVectors}) {
+    SCOPED_TRACE(std::to_string(vectors) + " vectors");
+    std::optional<Candidate> root = space.root();
+    ASSERT_TRUE(root);
+    auto fix = [&](const std::string& var, const std::string& value) { return fix_named(space, *root, var, value); };
+    const std::string band = std::to_string(vectors * lanes);
+    ASSERT_TRUE(fix("vectorize(unsharp_mask)", "YES"));
+    ASSERT_TRUE(fix("unroll(unsharp_mask)", "NO"));
+    ASSERT_TRUE(fix("tile(unsharp_mask.x)", band));
+    ASSERT_TRUE(fix("subtile(unsharp_mask.x)", band));
+    std::mt19937_64 rng(5);
+    std::optional<Candidate> c = random_dive(space, rng, root);
+    ASSERT_TRUE(c);
+    const hb::Schedule schedule = space.to_schedule(*c);
+    const auto& annotations = schedule.funcs.at("unsharp_mask").stages.at(0).annotations;
+    ASSERT_TRUE(annotations.count("x_i_i"));
+    EXPECT_EQ(annotations.at("x_i_i"), hb::LoopAnnotation::Vectorized);
+    EXPECT_EQ(annotations.count("x_i_o") && annotations.at("x_i_o") == hb::LoopAnnotation::Unrolled,
+              vectors <= HalideCpuSpace::kUnrolledVectors);
+    const hb::EvalResult r = run_once(*app, schedule, kd, reference, target);
+    EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+  }
 }
 
 // A Func with several consumers may be computed inside a Func every path from it passes
@@ -236,10 +271,7 @@ TEST(HalideCpuSpace, AFuncWithSeveralConsumersIsComputedInsideTheirCommonHost) {
     EXPECT_EQ(schedule.funcs.at(f).compute.kind, hb::Location::Kind::At) << f;
     EXPECT_EQ(schedule.funcs.at(f).compute.func, "unsharp_mask") << f;
   }
-  hb::RunOptions quick;
-  quick.warmup_runs = 0;
-  quick.timed_runs = 1;
-  const hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, hb::reference_outputs(*app, target), target, quick);
+  const hb::EvalResult r = run_once(*app, schedule, kd, hb::reference_outputs(*app, target), target);
   EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
 }
 
