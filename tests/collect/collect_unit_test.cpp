@@ -143,7 +143,7 @@ TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
   ASSERT_EQ(first.size(), 8u);
   ASSERT_EQ(again.size(), first.size());
   std::set<std::string> keys, other_keys;
-  int random = 0;
+  int random = 0, beam = 0;
   for (size_t i = 0; i < first.size(); ++i) {
     EXPECT_TRUE(space.is_complete(first[i].candidate));
     EXPECT_TRUE(space.satisfies_all(first[i].candidate));
@@ -151,12 +151,14 @@ TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
     EXPECT_EQ(first[i].decisions.size(), static_cast<size_t>(space.num_vars()));
     keys.insert(sample_key(app->name, first[i].schedule));
     random += first[i].source == "random";
+    beam += first[i].source == "beam";
   }
   for (const DrawnSchedule& d : other) other_keys.insert(sample_key(app->name, d.schedule));
   EXPECT_EQ(keys.size(), first.size());
   EXPECT_EQ(random, 2);  // a quarter
-  EXPECT_EQ(first[0].source, "dropout_greedy");
-  EXPECT_EQ(first[0].dropout, 0);
+  EXPECT_EQ(beam, 2);    // a quarter: the beam search's best two, best first
+  EXPECT_EQ(first[0].source, "beam");
+  EXPECT_EQ(first[2].source, "dropout_greedy");
   EXPECT_NE(keys, other_keys);
 }
 

@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engines.h"
+#include "scheduler/cpu_objective.h"
+
 namespace candor::collect {
 namespace {
 
@@ -44,6 +47,23 @@ std::optional<Candidate> descend(const HalideCpuSpace& space, const models::hali
   return c;
 }
 
+// The `wanted` best pairwise-different implementations of a beam search ranked by the
+// analytic model, best first.
+std::vector<Candidate> beam_best(const HalideCpuSpace& space, const models::halide::AnalyticModel& model,
+                                 const Candidate& root, int wanted, int width) {
+  if (wanted <= 0) return {};
+  const scheduler::CpuObjective objective(model.machine(), nullptr);
+  VarOrderBrancher brancher(space.decision_order());
+  Budget budget;
+  budget.keep_top = wanted;
+  budget.top_min_int_changes = 1;  // a tile size apart is a sample worth having
+  const SearchResult result =
+      make_search("beam:anytime=0,width=" + std::to_string(width))->run(space, root, objective, brancher, budget);
+  std::vector<Candidate> best;
+  for (const auto& [cost, candidate] : result.top) best.push_back(candidate);
+  return best;
+}
+
 std::vector<std::pair<std::string, std::string>> decisions_of(const HalideCpuSpace& space, const Candidate& c) {
   std::vector<std::pair<std::string, std::string>> out;
   std::vector<bool> listed(space.num_vars(), false);
@@ -65,9 +85,19 @@ std::vector<DrawnSchedule> draw_schedules(const HalideCpuSpace& space, const mod
   std::optional<Candidate> root = space.root();
   if (!root || options.schedules <= 0) return drawn;
   const int random_wanted = static_cast<int>(options.schedules * options.random_share + 0.5);
-  const int greedy_wanted = options.schedules - random_wanted;
+  const int beam_wanted = std::min(options.schedules - random_wanted,
+                                   static_cast<int>(options.schedules * options.beam_share + 0.5));
   std::mt19937_64 rng(seed);
   std::set<std::string> seen;
+  auto add = [&](const std::string& source, double dropout, const Candidate& c) {
+    halide_bridge::Schedule schedule = space.to_schedule(c);
+    if (!seen.insert(nlohmann::json(schedule).dump()).second) return false;
+    drawn.push_back({source, dropout, c, std::move(schedule), decisions_of(space, c)});
+    return true;
+  };
+  for (const Candidate& c : beam_best(space, model, *root, beam_wanted, options.beam_width)) add("beam", 0, c);
+  // The greedy descents make up for a beam search that found fewer.
+  const int greedy_wanted = options.schedules - random_wanted - static_cast<int>(drawn.size());
   auto draw_some = [&](int wanted, bool random) {
     int got = 0, greedy_index = 0;
     for (int attempt = 0; got < wanted && attempt < wanted * options.attempts_per_schedule; ++attempt) {
@@ -79,12 +109,7 @@ std::vector<DrawnSchedule> draw_schedules(const HalideCpuSpace& space, const mod
         ++greedy_index;
       }
       std::optional<Candidate> c = descend(space, model, *root, dropout, rng);
-      if (!c) continue;
-      halide_bridge::Schedule schedule = space.to_schedule(*c);
-      if (!seen.insert(nlohmann::json(schedule).dump()).second) continue;
-      drawn.push_back({random ? "random" : "dropout_greedy", dropout, *c, std::move(schedule),
-                       decisions_of(space, *c)});
-      ++got;
+      if (c && add(random ? "random" : "dropout_greedy", dropout, *c)) ++got;
     }
   };
   draw_some(greedy_wanted, false);
