@@ -252,7 +252,8 @@ EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, 
   EvalResult r;
   Prepared prepared;
   if (!prepare(inst, reference, target, options, prepared, r)) return r;
-  for (int i = 0; i < options.timed_runs; ++i)
+  const auto start = Clock::now();
+  for (int i = 0; i < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds; ++i)
     if (!timed_run(prepared, target, r)) return r;
   r.median_ms = median(r.run_ms);
   r.ok = true;

@@ -28,8 +28,9 @@ struct RunOptions {
   int threads = 0;      // 0: every core
   int warmup_runs = 1;  // untimed
   int timed_runs = 5;   // the reported time is their median
-  // evaluate_interleaved: further rounds until the timed runs took this long in all (a
-  // 0.15 ms pipeline's ratio over 5 rounds varied by 10% between processes).
+  // Further timed runs (evaluate_interleaved: rounds) until they took this long in all: a
+  // 0.15 ms pipeline's ratio over 5 rounds varied by 10% between processes, and 3 runs of a
+  // 0.01 ms one read anywhere from 1x to 10x its time.
   double min_timed_seconds = 0;
   // evaluate_interleaved: each timed run follows an untimed run of the same pipeline, so it
   // finds its own data in the caches and the thread pool warm, as in a loop of runs, rather

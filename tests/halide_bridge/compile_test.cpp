@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
 
 #include "compile.h"
 #include "directives.h"
@@ -85,6 +86,23 @@ TEST(Evaluate, ExpertAndRandomSchedulesMatchTheReferenceAndAreTimed) {
       EXPECT_TRUE(r.ok) << app.name << " seed " << seed << ": " << r.failed_step << ": " << r.error;
     }
   }
+}
+
+// A pipeline of a few microseconds is timed more often than `timed_runs` until the runs took
+// `min_timed_seconds` in all: a few runs of it are noise.
+TEST(Evaluate, ShortPipelinesAreTimedUntilTheMinimumDuration) {
+  const App app = blur_app(32, 16);
+  const Halide::Target target = host_target();
+  const Outputs ref = reference_outputs(app, target);
+  RunOptions opts;
+  opts.timed_runs = 2;
+  opts.min_timed_seconds = 0.05;
+  const EvalResult r = evaluate_instance(app.build(), ref, target, opts);
+  ASSERT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+  EXPECT_GT(r.run_ms.size(), 2u);
+  EXPECT_GE(std::accumulate(r.run_ms.begin(), r.run_ms.end(), 0.0), 0.05 * 1e3 * 0.5);
+  opts.min_timed_seconds = 0;
+  EXPECT_EQ(evaluate_instance(app.build(), ref, target, opts).run_ms.size(), 2u);
 }
 
 TEST(Evaluate, HalideErrorsAreReportedNotThrown) {

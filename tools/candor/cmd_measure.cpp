@@ -29,6 +29,7 @@ struct MeasureOptions {
   bool json = false;
   bool interleave = false;
   double min_seconds = 0.5;
+  bool min_seconds_given = false;  // without --interleave, --min-seconds applies only when given
 };
 
 // The schedules to measure: one JSON document (--schedule) or one per line (--schedules).
@@ -92,7 +93,7 @@ int run_measure(const MeasureOptions& o) {
   hb::RunOptions options;
   options.threads = o.threads;
   options.timed_runs = o.runs;
-  options.min_timed_seconds = o.interleave ? o.min_seconds : 0;
+  options.min_timed_seconds = o.interleave || o.min_seconds_given ? o.min_seconds : 0;
   auto print = [&](const hb::EvalResult& r) {
     if (o.json || !o.schedules_file.empty()) {
       // One line per schedule, flushed at once: a caller reading a batch sees every result
@@ -142,15 +143,20 @@ void register_measure_command(CLI::App& app, int& exit_status) {
                 "per round) so that the machine's drift hits them alike; each line adds ratio_to_first, "
                 "the median over rounds of its time over the first schedule's")
       ->needs(many);
-  cmd->add_option("--min-seconds", o->min_seconds,
-                  "with --interleave: further rounds until the timed runs took this long in all")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  CLI::Option* min_seconds =
+      cmd->add_option("--min-seconds", o->min_seconds,
+                      "further timed runs (with --interleave: rounds) until they took this long in all "
+                      "(default: 0.5 with --interleave, else 0)")
+          ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", o->threads, "worker threads (0: every core)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "timed runs; the median is reported")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--reference-cache", o->reference_cache,
                   "folder caching the reference outputs per pipeline (computed by the first measurement)");
-  cmd->callback([o, &exit_status] { exit_status = run_measure(*o); });
+  cmd->callback([o, min_seconds, &exit_status] {
+    o->min_seconds_given = min_seconds->count() > 0;
+    exit_status = run_measure(*o);
+  });
 }
 
 }  // namespace candor::cli

@@ -11,7 +11,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "apps.h"
 #include "autotune.h"
 #include "budget.h"
 #include "commands.h"
@@ -19,6 +18,7 @@
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
 #include "models/halide/machine.h"
+#include "pipelines.h"
 #include "scheduler.h"
 
 namespace candor::cli {
@@ -71,9 +71,9 @@ int run_search(const SearchOptions& o) {
     std::cerr << "candor search: error: --space " << o.space << ": only the cpu space exists so far\n";
     return 1;
   }
-  const hb::App* app = apps::find_app(o.app);
+  const std::optional<hb::App> app = collect::find_pipeline(o.app);
   if (!app) {
-    std::cerr << "candor search: error: unknown app '" << o.app << "' (see `candor apps`)\n";
+    std::cerr << "candor search: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED)\n";
     return 1;
   }
   const Halide::Target target = hb::host_target();
@@ -204,7 +204,7 @@ int run_search(const SearchOptions& o) {
 void register_search_command(CLI::App& app, int& exit_status) {
   auto o = std::make_shared<SearchOptions>();
   CLI::App* cmd = app.add_subcommand("search", "Schedule an example app (see `candor apps`) for this machine");
-  cmd->add_option("app", o->app, "the app")->required();
+  cmd->add_option("app", o->app, "the app (see `candor apps`), or random:SEED for a random pipeline")->required();
   cmd->add_option("--space", o->space, "decision space: cpu")->capture_default_str();
   cmd->add_option("--search", o->search, "search engine, NAME or NAME:key=value,...\n" + search_help())
       ->capture_default_str();

@@ -44,6 +44,7 @@ struct Options {
   uint64_t seed = 0;
   int threads = 0;
   int runs = 5;
+  double min_seconds = 0.1;
   std::string machine;
   std::string worker;
 };
@@ -181,6 +182,7 @@ int run(const Options& o, int rank, int ranks) {
   measure_options.timeout_seconds = o.timeout;
   measure_options.threads = o.threads;
   measure_options.runs = o.runs;
+  measure_options.min_seconds = o.min_seconds;
 
   const std::string shard = collect::shard_path(o.out, rank);
   collect::drop_torn_tail(shard);
@@ -241,6 +243,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--runs", o.runs, "timed runs per measurement; the median is kept")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--min-seconds", o.min_seconds,
+                 "further timed runs of a measurement until they took this long in all (small pipelines)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--machine", o.machine, "machine description (default: build/machine.json, calibrated if missing)");
   app.add_option("--worker", o.worker, "the candor executable (default: the one beside candor_collect)");
   try {

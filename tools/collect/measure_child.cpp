@@ -54,7 +54,7 @@ std::vector<ChildMeasurement> measure_in_children(const std::string& pipeline_sp
     }
     std::vector<std::string> argv = {options.worker, "measure",  pipeline_spec, "--schedules", path,
                                      "--threads",    std::to_string(options.threads), "--runs",
-                                     std::to_string(options.runs)};
+                                     std::to_string(options.runs), "--min-seconds", std::to_string(options.min_seconds)};
     if (!options.reference_cache.empty()) {
       argv.push_back("--reference-cache");
       argv.push_back(options.reference_cache);

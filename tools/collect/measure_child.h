@@ -22,6 +22,7 @@ struct ChildMeasureOptions {
   double timeout_seconds = 60;
   int threads = 0;  // 0: every core
   int runs = 5;     // timed runs; the median is kept
+  double min_seconds = 0;  // further timed runs until they took this long in all
 };
 
 struct ChildMeasurement {
