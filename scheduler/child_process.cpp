@@ -5,13 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <stdexcept>
 
 namespace candor::scheduler {
 
-ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds) {
+ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds, double line_timeout_seconds) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
   const auto start = std::chrono::steady_clock::now();
@@ -35,8 +36,10 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   bool open = true;
+  double last_line = 0;  // when the last complete line arrived
   while (open) {
-    double left = timeout_seconds - elapsed();
+    const double now = elapsed();
+    const double left = std::min(timeout_seconds - now, line_timeout_seconds - (now - last_line));
     if (left <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);
@@ -48,8 +51,12 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
     if (ready < 0 && errno != EINTR) break;
     if (ready > 0) {
       ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
-      if (n > 0) result.output.append(buffer, static_cast<size_t>(n));
-      else open = false;
+      if (n > 0) {
+        result.output.append(buffer, static_cast<size_t>(n));
+        if (std::find(buffer, buffer + n, '\n') != buffer + n) last_line = elapsed();
+      } else {
+        open = false;
+      }
     }
   }
   close(pipe_fds[0]);

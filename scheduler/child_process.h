@@ -3,6 +3,7 @@
 // the caller.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,11 @@ struct ChildResult {
   double seconds = 0;
 };
 
-// argv[0] is the executable's path. Standard error is passed through.
-ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds);
+// argv[0] is the executable's path. Standard error is passed through. The child is killed
+// (timed_out) after `timeout_seconds` in all, or after `line_timeout_seconds` without
+// finishing a line of output: a child that reports one result a line and hangs on one item
+// then costs that item's limit, not the whole batch's.
+ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds,
+                      double line_timeout_seconds = std::numeric_limits<double>::infinity());
 
 }  // namespace candor::scheduler

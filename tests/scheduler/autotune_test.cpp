@@ -12,6 +12,7 @@
 #include <string>
 
 #include "autotune.h"
+#include "child_process.h"
 
 namespace {
 
@@ -170,6 +171,20 @@ TEST_F(Autotune, LocalSearchMovesToFasterNeighboursAndMeasuresNoScheduleTwice) {
   EXPECT_EQ(r.centre_moves, 2);
   // steady alone; then slow and faster in one process with steady; fastest with faster.
   EXPECT_EQ(calls(), 1 + 3 + 2);
+}
+
+// A child that prints one result a line and then hangs is killed by the time allowed per line,
+// well before its overall limit, and keeps the lines it printed.
+TEST(ChildProcess, AChildSilentForTooLongAfterALineIsKilled) {
+  using candor::scheduler::run_child;
+  const auto r = run_child({"/bin/sh", "-c", "echo a; sleep 0.2; echo b; sleep 30"}, 60, 1.5);
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.output, "a\nb\n");
+  EXPECT_LT(r.seconds, 10);
+  const auto done = run_child({"/bin/sh", "-c", "echo a; sleep 0.5; echo b"}, 60, 1.5);
+  EXPECT_FALSE(done.timed_out);
+  EXPECT_EQ(done.exit_status, 0);
+  EXPECT_EQ(done.output, "a\nb\n");
 }
 
 }  // namespace

@@ -59,7 +59,9 @@ std::vector<ChildMeasurement> measure_in_children(const std::string& pipeline_sp
       argv.push_back("--reference-cache");
       argv.push_back(options.reference_cache);
     }
-    scheduler::ChildResult child = scheduler::run_child(argv, options.timeout_seconds * count);
+    // Each result line restarts the clock: a schedule that hangs costs its own limit only.
+    scheduler::ChildResult child =
+        scheduler::run_child(argv, options.timeout_seconds * count, options.timeout_seconds);
     std::remove(path.c_str());
     // Complete result lines, in order; a line cut by the kill is not one.
     std::istringstream lines(child.output);

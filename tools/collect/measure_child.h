@@ -5,8 +5,9 @@
 // One child measures the schedules in turn (the Halide runtime is JIT-compiled once per
 // process, about a second, and the pipeline described once), printing a result line as each
 // is done. When it dies or runs out of time, the schedule it was on is recorded as a crash
-// or a timeout and a new child takes the rest. The time limit of a child is the per-schedule
-// limit times the schedules it is given.
+// or a timeout and a new child takes the rest. A child gets the per-schedule limit for each
+// result line (one schedule that hangs costs that limit, not the batch's), and that limit
+// times the schedules it is given in all.
 #pragma once
 
 #include <string>
