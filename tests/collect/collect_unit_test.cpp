@@ -2,16 +2,19 @@
 // reference cache's file format, pipelines by name, and reproducible schedule draws.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "dataset.h"
 #include "draw.h"
+#include "measure_child.h"
 #include "halide_bridge/compile.h"
 #include "models/halide/machine.h"
 #include "pipelines.h"
@@ -115,6 +118,31 @@ TEST(ReferenceCache, OutputsRoundTripAndABrokenFileIsRejected) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << "not a reference";
   EXPECT_FALSE(read_outputs(path, back));
   EXPECT_FALSE(read_outputs(dir.path() + "/missing.ref", back));
+}
+
+// A worker that hangs on every schedule: each child is killed after the per-schedule limit,
+// and after two timeouts in a row the pipeline's other schedules are not tried.
+TEST(MeasureChild, APipelineWhoseSchedulesKeepTimingOutIsGivenUp) {
+  TempDir dir;
+  const std::string worker = dir.path() + "/hang.sh", calls = dir.path() + "/calls";
+  std::ofstream(worker) << "#!/bin/sh\necho x >> " << calls << "\nsleep 30\n";
+  fs::permissions(worker, fs::perms::owner_all);
+  ChildMeasureOptions options;
+  options.worker = worker;
+  options.timeout_seconds = 0.5;
+  const std::vector<halide_bridge::Schedule> schedules(4);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<ChildMeasurement> results = measure_in_children("random:1", schedules, options);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].failure, "timeout");
+  EXPECT_EQ(results[1].failure, "timeout");
+  for (size_t i : {2, 3}) {
+    EXPECT_FALSE(results[i].ok);
+    EXPECT_EQ(results[i].failure.rfind("timeout (not tried", 0), 0u) << results[i].failure;
+  }
+  std::ifstream in(calls);
+  EXPECT_EQ(std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n'), 2);
 }
 
 TEST(Pipelines, FoundByAppNameOrRandomSeed) {

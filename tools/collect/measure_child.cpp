@@ -45,7 +45,15 @@ std::vector<ChildMeasurement> measure_in_children(const std::string& pipeline_sp
                                                   const std::vector<halide_bridge::Schedule>& schedules,
                                                   const ChildMeasureOptions& options) {
   std::vector<ChildMeasurement> results;
+  int timeouts_in_a_row = 0;
   while (results.size() < schedules.size()) {
+    if (options.timeouts_to_give_up > 0 && timeouts_in_a_row >= options.timeouts_to_give_up) {
+      ChildMeasurement skipped;
+      skipped.failure = "timeout (not tried: the " + std::to_string(timeouts_in_a_row) +
+                        " schedules before it timed out)";
+      results.resize(schedules.size(), skipped);
+      break;
+    }
     const size_t first = results.size(), count = schedules.size() - first;
     const std::string path = write_schedules(schedules, first);
     if (path.empty()) {
@@ -76,16 +84,20 @@ std::vector<ChildMeasurement> measure_in_children(const std::string& pipeline_sp
     const size_t charged = got < count ? got + 1 : got;
     for (size_t i = first; i < results.size(); ++i) results[i].wall_seconds = child.seconds / charged;
     if (got == count) break;
+    // A schedule that printed a result ends a run of timeouts.
+    timeouts_in_a_row = got > 0 ? 0 : timeouts_in_a_row;
     ChildMeasurement failed;
     failed.wall_seconds = child.seconds / charged;
     if (child.timed_out) {
       failed.failure = "timeout";
+      ++timeouts_in_a_row;
     } else if (child.crashed) {
       failed.failure = "crash";
     } else {
       failed.failure = "crash: the measuring process stopped without a result (exit status " +
                        std::to_string(child.exit_status) + ")";
     }
+    if (!child.timed_out) timeouts_in_a_row = 0;
     results.push_back(failed);
   }
   return results;

@@ -24,6 +24,10 @@ struct ChildMeasureOptions {
   int threads = 0;  // 0: every core
   int runs = 5;     // timed runs; the median is kept
   double min_seconds = 0;  // further timed runs until they took this long in all
+  // After this many schedules in a row timed out (the pipeline itself is too slow to build
+  // or run: a reference that never finishes, a compile of minutes), the rest are recorded
+  // as timeouts without being tried.
+  int timeouts_to_give_up = 2;
 };
 
 struct ChildMeasurement {
