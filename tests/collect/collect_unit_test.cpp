@@ -187,6 +187,7 @@ TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
   EXPECT_EQ(beam, 2);    // a quarter: the beam search's best two, best first
   EXPECT_EQ(first[0].source, "beam");
   EXPECT_EQ(first[2].source, "dropout_greedy");
+  EXPECT_EQ(first[2].dropout, 0);  // the first greedy descent is the model's own
   EXPECT_NE(keys, other_keys);
 }
 

@@ -84,20 +84,18 @@ std::vector<ChildMeasurement> measure_in_children(const std::string& pipeline_sp
     const size_t charged = got < count ? got + 1 : got;
     for (size_t i = first; i < results.size(); ++i) results[i].wall_seconds = child.seconds / charged;
     if (got == count) break;
-    // A schedule that printed a result ends a run of timeouts.
-    timeouts_in_a_row = got > 0 ? 0 : timeouts_in_a_row;
+    // A run of timeouts grows by this child's only when no schedule printed a result in it.
+    timeouts_in_a_row = child.timed_out ? (got > 0 ? 0 : timeouts_in_a_row) + 1 : 0;
     ChildMeasurement failed;
     failed.wall_seconds = child.seconds / charged;
     if (child.timed_out) {
       failed.failure = "timeout";
-      ++timeouts_in_a_row;
     } else if (child.crashed) {
       failed.failure = "crash";
     } else {
       failed.failure = "crash: the measuring process stopped without a result (exit status " +
                        std::to_string(child.exit_status) + ")";
     }
-    if (!child.timed_out) timeouts_in_a_row = 0;
     results.push_back(failed);
   }
   return results;
