@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <thread>
 
 #include "runtime/statistics.h"
 
 #include "directives.h"
+#include "timing_lock.h"
 #include "validate.h"
 
 namespace candor::halide_bridge {
@@ -193,9 +195,8 @@ struct Prepared {
   Outputs out;
 };
 
-// Compiles and verifies; fills r's compile time, or its failed step and error.
-bool prepare(const AppInstance& inst, const Outputs& reference, const Halide::Target& target,
-             const RunOptions& options, Prepared& prepared, EvalResult& r) {
+// Compiles; fills r's compile time, or its failed step and error.
+bool compile_prepared(const AppInstance& inst, const Halide::Target& target, Prepared& prepared, EvalResult& r) {
   prepared.pipeline = inst.pipeline();
   try {
     prepared.out = make_outputs(inst);
@@ -213,6 +214,12 @@ bool prepare(const AppInstance& inst, const Outputs& reference, const Halide::Ta
     r.error = halide_message(e);
     return false;
   }
+  return true;
+}
+
+// Runs the compiled pipeline once to verify it, then the untimed warm-up runs.
+bool verify_prepared(const Outputs& reference, const Halide::Target& target, const RunOptions& options,
+                     Prepared& prepared, EvalResult& r) {
   try {
     set_jit_threads(options.threads, target);
     run_into(prepared.pipeline, prepared.out, target);
@@ -229,6 +236,21 @@ bool prepare(const AppInstance& inst, const Outputs& reference, const Halide::Ta
     return false;
   }
   return true;
+}
+
+// The timing lock (null when there is none to take), or false with the failed step "lock" in
+// r when it cannot be taken.
+bool take_timing_lock(const RunOptions& options, TimingLock::Mode mode, std::unique_ptr<TimingLock>& lock,
+                      EvalResult& r) {
+  if (options.timing_lock.empty()) return true;
+  try {
+    lock = std::make_unique<TimingLock>(options.timing_lock, mode);
+    return true;
+  } catch (const BridgeError& e) {
+    r.failed_step = "lock";
+    r.error = e.what();
+    return false;
+  }
 }
 
 // One timed run; false (with r's failed step) when Halide fails.
@@ -251,7 +273,13 @@ EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, 
                              const RunOptions& options) {
   EvalResult r;
   Prepared prepared;
-  if (!prepare(inst, reference, target, options, prepared, r)) return r;
+  std::unique_ptr<TimingLock> lock;
+  if (!take_timing_lock(options, TimingLock::Mode::Shared, lock, r) || !compile_prepared(inst, target, prepared, r))
+    return r;
+  lock.reset();  // before taking it exclusively, which would wait for this process itself
+  if (!take_timing_lock(options, TimingLock::Mode::Exclusive, lock, r) ||
+      !verify_prepared(reference, target, options, prepared, r))
+    return r;
   const auto start = Clock::now();
   for (int i = 0; i < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds; ++i)
     if (!timed_run(prepared, target, r)) return r;
@@ -312,9 +340,18 @@ std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const A
                                                        const RunOptions& options) {
   std::vector<EvalResult> results(instances.size());
   std::vector<Prepared> prepared(instances.size());
-  std::vector<size_t> ready;
+  std::vector<size_t> compiled, ready;
+  std::unique_ptr<TimingLock> lock;
+  EvalResult lock_failure;
+  if (!take_timing_lock(options, TimingLock::Mode::Shared, lock, lock_failure))
+    return std::vector<EvalResult>(instances.size(), lock_failure);
   for (size_t i = 0; i < instances.size(); ++i)
-    if (prepare(*instances[i], reference, target, options, prepared[i], results[i])) ready.push_back(i);
+    if (compile_prepared(*instances[i], target, prepared[i], results[i])) compiled.push_back(i);
+  lock.reset();
+  if (!take_timing_lock(options, TimingLock::Mode::Exclusive, lock, lock_failure))
+    return std::vector<EvalResult>(instances.size(), lock_failure);
+  for (size_t i : compiled)
+    if (verify_prepared(reference, target, options, prepared[i], results[i])) ready.push_back(i);
   // Odd rounds run in reverse order, so that no schedule always runs after the same one.
   const auto start = Clock::now();
   for (int round = 0; !ready.empty() && (round < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds);

@@ -38,6 +38,9 @@ struct RunOptions {
   // read 0.7 in one process and 1.3 in another without it).
   bool rewarm = true;
   Tolerance tolerance;
+  // A machine-wide TimingLock ("": none): compiles hold it shared, and verification and timing
+  // hold it exclusively, so that processes sharing it never time while another one works.
+  std::string timing_lock;
 };
 
 using Outputs = std::vector<Halide::Buffer<>>;

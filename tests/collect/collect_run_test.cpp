@@ -1,6 +1,7 @@
 // candor_collect end to end under `mpirun -np 2`, on tiny random pipelines: the merged
 // dataset holds every expected key once; a run killed mid-way (SIGKILL of a rank after some
 // samples were written) and a torn last line, then rerun, end with every key exactly once.
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +37,8 @@ std::string tiny_pipelines(int count) {
   return list;
 }
 
-std::vector<std::string> collect_command(const std::string& out, const std::string& pipelines, int ranks) {
+std::vector<std::string> collect_command(const std::string& out, const std::string& pipelines, int ranks,
+                                         const std::string& worker = "") {
   std::vector<std::string> argv;
   if (ranks > 0)
     argv = {CANDOR_MPIRUN, "-np", std::to_string(ranks), "--allow-run-as-root", "--oversubscribe"};
@@ -47,6 +49,10 @@ std::vector<std::string> collect_command(const std::string& out, const std::stri
                                std::string("--timeout"), std::string("60"), std::string("--machine"),
                                std::string(CANDOR_MACHINE_FILE)})
     argv.push_back(a);
+  if (!worker.empty()) {
+    argv.push_back("--worker");
+    argv.push_back(worker);
+  }
   return argv;
 }
 
@@ -165,6 +171,25 @@ TEST_F(CollectRun, KilledRankAndTornLineResumeWithoutLossOrDuplicates) {
   const std::string shard0 = log_of(shard_path(dir_, 0));
   EXPECT_EQ(shard0.find("00000000\""), std::string::npos);
   EXPECT_EQ(shard0.find("random_0/00000000{"), std::string::npos) << "a record was appended to the torn line";
+}
+
+// mpirun binds each rank to one core; the children that time schedules must not inherit
+// that. A stand-in worker reports how many CPUs it may run on as each schedule's runtime.
+TEST_F(CollectRun, MeasuringChildrenMayUseEveryCore) {
+  cpu_set_t ours;
+  ASSERT_EQ(sched_getaffinity(0, sizeof ours, &ours), 0);
+  if (CPU_COUNT(&ours) < 2) GTEST_SKIP() << "one CPU: nothing to bind away";
+  const std::string worker = dir_ + "/count_cpus.sh";
+  std::ofstream(worker) << R"(#!/bin/sh
+prev=; for a in "$@"; do [ "$prev" = --schedules ] && path=$a; prev=$a; done
+n=$(nproc)
+while IFS= read -r line; do echo "{\"verified\": true, \"runtime_ms\": $n}"; done < "$path"
+)";
+  fs::permissions(worker, fs::perms::owner_all);
+  ASSERT_EQ(wait_for(start(collect_command(dir_, tiny_pipelines(2), 2, worker), log_), 200), 0);
+  const std::vector<nlohmann::json> records = read_records(merged_path(dir_));
+  ASSERT_EQ(records.size(), 2u * kSchedules);
+  for (const nlohmann::json& r : records) EXPECT_EQ(r["runtime_ms"].get<double>(), CPU_COUNT(&ours)) << r["key"];
 }
 
 }  // namespace

@@ -2,13 +2,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <numeric>
+#include <thread>
 
 #include "compile.h"
 #include "directives.h"
 #include "random_schedule.h"
 #include "test_pipelines.h"
+#include "timing_lock.h"
 #include "validate.h"
 
 namespace candor::halide_bridge {
@@ -103,6 +107,65 @@ TEST(Evaluate, ShortPipelinesAreTimedUntilTheMinimumDuration) {
   EXPECT_GE(std::accumulate(r.run_ms.begin(), r.run_ms.end(), 0.0), 0.05 * 1e3 * 0.5);
   opts.min_timed_seconds = 0;
   EXPECT_EQ(evaluate_instance(app.build(), ref, target, opts).run_ms.size(), 2u);
+}
+
+// flock semantics across open files, as between processes: shared holders coexist, an
+// exclusive holder waits for all of them.
+TEST(TimingLock, ExclusiveWaitsForEverySharedHolder) {
+  const std::string dir = temp_dir("timing_lock");
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/lock";
+  std::atomic<bool> timed{false};
+  std::thread timer;
+  {
+    TimingLock compiling(path, TimingLock::Mode::Shared);
+    TimingLock also_compiling(path, TimingLock::Mode::Shared);  // does not block
+    timer = std::thread([&] {
+      TimingLock timing(path, TimingLock::Mode::Exclusive);
+      timed = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(timed);
+  }
+  timer.join();
+  EXPECT_TRUE(timed);
+  EXPECT_THROW(TimingLock(dir + "/no/such/folder/lock", TimingLock::Mode::Shared), BridgeError);
+  std::filesystem::remove_all(dir);
+}
+
+// With a timing lock, a measurement compiles while another process holds the lock shared (it
+// compiles too), and verifies and times only once that one let go.
+TEST(Evaluate, CompilesBesideASharedHolderAndTimesAfterIt) {
+  const std::string dir = temp_dir("timing_lock_eval");
+  std::filesystem::create_directories(dir);
+  const App app = blur_app(64, 32);
+  const Halide::Target target = host_target();
+  const Outputs ref = reference_outputs(app, target);
+  RunOptions opts;
+  opts.timed_runs = 2;
+  opts.timing_lock = dir + "/lock";
+  auto compiling = std::make_unique<TimingLock>(opts.timing_lock, TimingLock::Mode::Shared);
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds_since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  EvalResult r;
+  double finished_at = 0;
+  std::thread measuring([&] {
+    r = evaluate_instance(app.build(), ref, target, opts);
+    finished_at = seconds_since_start();
+  });
+  const double held_for = 5;
+  std::this_thread::sleep_for(std::chrono::duration<double>(held_for));
+  compiling.reset();
+  measuring.join();
+  ASSERT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+  ASSERT_LT(r.compile_ms, 0.8 * held_for * 1e3) << "the compile alone outlasted the held lock: nothing shown";
+  EXPECT_GE(finished_at, held_for);
+  opts.timing_lock = dir + "/no/such/folder/lock";
+  r = evaluate_instance(app.build(), ref, target, opts);
+  EXPECT_EQ(r.failed_step, "lock");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Evaluate, HalideErrorsAreReportedNotThrown) {

@@ -3,7 +3,8 @@
 // reference, and benchmarks it. Autotuning and sample collection run it as a child process,
 // so a candidate that crashes or hangs takes only this process down; with
 // --reference-cache, the reference outputs are computed once per pipeline, not per schedule;
-// with --interleave, several schedules are timed side by side, run by run.
+// with --interleave, several schedules are timed side by side, run by run; with --timing-lock,
+// processes that share the lock never time while another one compiles.
 #include <fmt/format.h>
 
 #include <fstream>
@@ -13,6 +14,7 @@
 
 #include "commands.h"
 #include "halide_bridge/compile.h"
+#include "halide_bridge/timing_lock.h"
 #include "pipelines.h"
 #include "reference_cache.h"
 
@@ -24,6 +26,7 @@ struct MeasureOptions {
   std::string schedule_file;
   std::string schedules_file;
   std::string reference_cache;
+  std::string timing_lock;
   int threads = 0;
   int runs = 5;
   bool json = false;
@@ -84,6 +87,8 @@ int run_measure(const MeasureOptions& o) {
   hb::KernelDescription kd;
   hb::Outputs reference;
   try {
+    // Released before the measurements, which take it again (shared, then exclusive).
+    const hb::TimingLock shared(o.timing_lock, hb::TimingLock::Mode::Shared);
     kd = hb::describe_app(app->build(), target);
     reference = collect::cached_reference_outputs(*app, target, o.reference_cache);
   } catch (const hb::BridgeError& e) {
@@ -94,6 +99,7 @@ int run_measure(const MeasureOptions& o) {
   options.threads = o.threads;
   options.timed_runs = o.runs;
   options.min_timed_seconds = o.interleave || o.min_seconds_given ? o.min_seconds : 0;
+  options.timing_lock = o.timing_lock;
   auto print = [&](const hb::EvalResult& r) {
     if (o.json || !o.schedules_file.empty()) {
       // One line per schedule, flushed at once: a caller reading a batch sees every result
@@ -153,6 +159,9 @@ void register_measure_command(CLI::App& app, int& exit_status) {
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("--reference-cache", o->reference_cache,
                   "folder caching the reference outputs per pipeline (computed by the first measurement)");
+  cmd->add_option("--timing-lock", o->timing_lock,
+                  "a machine-wide lock file: compile while holding it shared, verify and time while holding it "
+                  "exclusively (halide_bridge/timing_lock.h)");
   cmd->callback([o, min_seconds, &exit_status] {
     o->min_seconds_given = min_seconds->count() > 0;
     exit_status = run_measure(*o);

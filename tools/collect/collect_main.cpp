@@ -9,6 +9,8 @@
 // merged file, so a killed run resumes without losing or repeating samples. Runs without
 // mpirun as one rank. The format is docs/dataset.md.
 #include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -24,6 +26,7 @@
 #include "draw.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/error.h"
+#include "halide_bridge/timing_lock.h"
 #include "measure_child.h"
 #include "models/halide/machine.h"
 #include "pipelines.h"
@@ -45,9 +48,22 @@ struct Options {
   int threads = 0;
   int runs = 5;
   double min_seconds = 0.1;
+  std::string timing_lock = halide_bridge::default_timing_lock_path();
   std::string machine;
   std::string worker;
 };
+
+// mpirun binds each rank to one core (Open MPI's default for a few ranks), and the measuring
+// children inherit the binding: their benchmarks ran every thread on that one core, 1.3-2x
+// slower than alone. A rank only waits on its child, so it hands it the whole machine; the
+// timing lock keeps the ranks' timings apart. Best effort: a cpuset still has the last word.
+void use_every_cpu() {
+  cpu_set_t every;
+  CPU_ZERO(&every);
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long cpu = 0; cpu < cpus && cpu < CPU_SETSIZE; ++cpu) CPU_SET(cpu, &every);
+  sched_setaffinity(0, sizeof every, &every);
+}
 
 struct Pipeline {
   std::string spec;             // for `candor measure`
@@ -110,6 +126,9 @@ void collect_pipeline(const Pipeline& p, const Options& o, const models::halide:
   namespace hb = halide_bridge;
   std::optional<hb::App> app = collect::find_pipeline(p.spec);
   if (!app) throw std::invalid_argument("unknown pipeline '" + p.spec + "'");
+  // The draw's search keeps a core busy: no other rank times meanwhile.
+  std::optional<hb::TimingLock> busy;
+  busy.emplace(measure_options.timing_lock, hb::TimingLock::Mode::Shared);
   std::unique_ptr<HalideCpuSpace> space;
   try {
     space = std::make_unique<HalideCpuSpace>(hb::describe_app(app->build(), hb::host_target()));
@@ -137,6 +156,7 @@ void collect_pipeline(const Pipeline& p, const Options& o, const models::halide:
     schedules.push_back(d.schedule);
   }
   if (schedules.empty()) return;
+  busy.reset();
   const std::vector<collect::ChildMeasurement> measured =
       collect::measure_in_children(p.spec, schedules, measure_options);
   for (size_t i = 0; i < records.size(); ++i) {
@@ -183,6 +203,7 @@ int run(const Options& o, int rank, int ranks) {
   measure_options.threads = o.threads;
   measure_options.runs = o.runs;
   measure_options.min_seconds = o.min_seconds;
+  if (o.timing_lock != "none") measure_options.timing_lock = o.timing_lock;
 
   const std::string shard = collect::shard_path(o.out, rank);
   collect::drop_torn_tail(shard);
@@ -246,6 +267,10 @@ int main(int argc, char** argv) {
   app.add_option("--min-seconds", o.min_seconds,
                  "further timed runs of a measurement until they took this long in all (small pipelines)")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--timing-lock", o.timing_lock,
+                 "machine-wide lock file: ranks (and other work holding it shared, e.g. `flock -s FILE make`) "
+                 "compile side by side but never time while another one works; \"none\": no lock")
+      ->capture_default_str();
   app.add_option("--machine", o.machine, "machine description (default: build/machine.json, calibrated if missing)");
   app.add_option("--worker", o.worker, "the candor executable (default: the one beside candor_collect)");
   try {
@@ -266,6 +291,7 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  use_every_cpu();
   int status = 0;
   try {
     status = run(o, rank, ranks);

@@ -67,6 +67,10 @@ std::vector<ChildMeasurement> measure_in_children(const std::string& pipeline_sp
       argv.push_back("--reference-cache");
       argv.push_back(options.reference_cache);
     }
+    if (!options.timing_lock.empty()) {
+      argv.push_back("--timing-lock");
+      argv.push_back(options.timing_lock);
+    }
     // Each result line restarts the clock: a schedule that hangs costs its own limit only.
     scheduler::ChildResult child =
         scheduler::run_child(argv, options.timeout_seconds * count, options.timeout_seconds);

@@ -20,6 +20,7 @@ namespace candor::collect {
 struct ChildMeasureOptions {
   std::string worker;           // the candor executable
   std::string reference_cache;  // passed to the worker ("" : none)
+  std::string timing_lock;      // passed to the worker ("" : none)
   double timeout_seconds = 60;
   int threads = 0;  // 0: every core
   int runs = 5;     // timed runs; the median is kept
