@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <sstream>
@@ -122,7 +123,14 @@ Outputs make_outputs(const AppInstance& inst) {
                       std::to_string(inst.outputs.size()) + " outputs");
   Outputs out;
   for (size_t i = 0; i < inst.outputs.size(); ++i)
-    for (const Halide::Type& t : inst.outputs[i].output_types()) out.emplace_back(t, inst.output_sizes[i]);
+    for (const Halide::Type& t : inst.outputs[i].output_types()) {
+      out.emplace_back(t, inst.output_sizes[i]);
+      // A fresh buffer can be the memory of the last one freed, still holding a right answer:
+      // Halide 14 lowered some schedules to a pipeline that writes nothing (random_39's beam
+      // picks), and these verified after another schedule of the same pipeline. Poisoned,
+      // an output nothing wrote fails verification.
+      std::memset(out.back().data(), 0xA5, out.back().size_in_bytes());
+    }
   return out;
 }
 

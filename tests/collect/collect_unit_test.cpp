@@ -156,6 +156,30 @@ TEST(Pipelines, FoundByAppNameOrRandomSeed) {
   EXPECT_FALSE(find_pipeline("no_such_app").has_value());
 }
 
+// Halide 14 lowers this beam pick of random_39 (s8_col_reduce's update split 32 then 16 and
+// vectorized, computed inside s9_normalize's tiles) to a pipeline that writes nothing. Timed
+// after a schedule that wrote the right answer, in the same process, it verified: its fresh
+// output buffer was the other's memory. It must fail verification wherever it runs.
+TEST(Measure, AScheduleThatWritesNothingFailsVerificationAfterOneThatWroteTheAnswer) {
+  std::optional<halide_bridge::App> app = find_pipeline("random:39");
+  ASSERT_TRUE(app.has_value());
+  const Halide::Target target = halide_bridge::host_target();
+  const halide_bridge::KernelDescription kd = halide_bridge::describe_app(app->build(), target);
+  const halide_bridge::Outputs reference = halide_bridge::reference_outputs(*app, target);
+  std::ifstream in(std::string(CANDOR_COLLECT_TEST_DATA) + "/random_39_writes_nothing.json");
+  ASSERT_TRUE(in.good());
+  const halide_bridge::Schedule writes_nothing = nlohmann::json::parse(in).get<halide_bridge::Schedule>();
+  halide_bridge::RunOptions options;
+  options.timed_runs = 1;
+  const halide_bridge::EvalResult right =
+      halide_bridge::evaluate_schedule(*app, halide_bridge::root_schedule(kd), kd, reference, target, options);
+  ASSERT_TRUE(right.ok) << right.failed_step << ": " << right.error;
+  const halide_bridge::EvalResult after =
+      halide_bridge::evaluate_schedule(*app, writes_nothing, kd, reference, target, options);
+  EXPECT_FALSE(after.ok);
+  EXPECT_EQ(after.failed_step, "verify") << after.error;
+}
+
 TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
   const char* machine_path = std::getenv("CANDOR_MACHINE");
   ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
