@@ -126,15 +126,22 @@ class Checker {
       problem("Func '" + f.name + "' is computed at a loop of '" + c.func + "', which is inlined");
       return;
     }
-    // Every stage reading it runs inside the compute loop: the stage it is computed in, or
-    // a Func computed in that stage at the same loop or one further in.
+    // Every stage reading it runs inside the compute loop: the stage it is computed in, a
+    // Func computed in that stage at the same loop or one further in, or a Func computed
+    // inside such a Func, and so on (Adams et al.'s nests: gray inside ratio's tile, ratio
+    // inside the output's).
     const auto uses = use_stages(f.name);
     const auto host_loops = loops_of(s_, kd_, c.func, c.stage);
-    auto inside = [&](const std::pair<std::string, int>& use) {
-      if (use == std::make_pair(c.func, c.stage)) return true;
-      const Location u = compute_of(s_, kd_.func(use.first));
-      return u.kind == Location::Kind::At && u.func == c.func && u.stage == c.stage &&
-             loop_index(host_loops, u.var) <= loop_index(host_loops, c.var);
+    auto inside = [&](std::pair<std::string, int> use) {
+      // Each step moves to a Func computed at a consumer: a valid nest ends within this many.
+      for (size_t step = 0; step <= kd_.funcs.size(); ++step) {
+        if (use == std::make_pair(c.func, c.stage)) return true;
+        const Location u = compute_of(s_, kd_.func(use.first));
+        if (u.kind != Location::Kind::At) return false;
+        if (u.func == c.func && u.stage == c.stage) return loop_index(host_loops, u.var) <= loop_index(host_loops, c.var);
+        use = {u.func, u.stage};
+      }
+      return false;
     };
     if (uses.empty() || !std::all_of(uses.begin(), uses.end(), inside)) {
       std::string readers;

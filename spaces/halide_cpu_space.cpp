@@ -409,6 +409,13 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const bool guard = (stage.index > 0 && stage.non_affine_addresses) ||
                      (reads_input(c, info.name, stage.index) && !(at_root && (stage.index == 0 || exact)));
   const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
+  std::vector<models::halide::EmittedLoop> emitted(stage.loops.size());
+  for (int lo : loops) {
+    const int l = loop_refs_[lo].loop;
+    emitted[l] = {stage.loops[l].is_pure, stage.loops[l].extent, tile_value(c, lo, false), tile_value(c, lo, true)};
+  }
+  const std::vector<bool> unsplit = models::halide::unsplit_whole_tiles(
+      emitted, vector_loop, vectorized, unroll_loop, unrolled, info.vector_width, kUnrolledVectors);
   std::vector<int64_t> outer_trips;  // iterations of each b.outer loop
   for (size_t i = 0; i < loops.size(); ++i) {
     const int l = loop_refs_[loops[i]].loop;
@@ -423,17 +430,21 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
       outer_trips.push_back(stage.loops[l].extent);
       continue;
     }
-    hb::Split outer = hb::make_split(var, static_cast<int>(tile), tail);
-    b.schedule.splits.push_back(outer);
-    b.outer.push_back(outer.outer);
-    outer_trips.push_back((stage.loops[l].extent + tile - 1) / tile);
+    std::string within = var;  // the loop over one tile
+    if (!unsplit[l]) {
+      hb::Split outer = hb::make_split(var, static_cast<int>(tile), tail);
+      b.schedule.splits.push_back(outer);
+      b.outer.push_back(outer.outer);
+      outer_trips.push_back((stage.loops[l].extent + tile - 1) / tile);
+      within = outer.inner;
+    }
     if (subtile == 1) {
-      b.middle.push_back(outer.inner);
+      b.middle.push_back(within);
       continue;
     }
-    std::string inner = outer.inner;
+    std::string inner = within;
     if (subtile < tile) {
-      hb::Split middle = hb::make_split(outer.inner, static_cast<int>(subtile), tail);
+      hb::Split middle = hb::make_split(within, static_cast<int>(subtile), tail);
       b.schedule.splits.push_back(middle);
       b.middle.push_back(middle.outer);
       inner = middle.inner;

@@ -801,13 +801,19 @@ class Evaluator {
     enum Bands { kOuter = 1, kMiddle = 2, kInner = 3 };
     // Appends the pure loops of a stage's bands, outer first, down to `deepest`: a split's
     // outer loop of one iteration still counts (it is all edge: box_blur as one tile of the
-    // whole image, inlined, gathered everywhere, 20.8 ms); the vector loop's inner band runs
-    // in vectors.
+    // whole image, inlined, gathered everywhere, 20.8 ms), but a tile the space emits
+    // without its outer loop has none (unsplit_whole_tiles); the vector loop's inner band
+    // runs in vectors.
     auto add_bands = [&](std::vector<Walk>& out, const StageChoice& c, const hb::StageInfo& s,
-                         const std::vector<double>& e, Bands deepest, int vector_loop) {
+                         const std::vector<double>& e, Bands deepest, int vector_loop, int width) {
       const int n = int(std::min({s.loops.size(), e.size(), c.tile.size()}));
+      std::vector<EmittedLoop> emitted;
+      for (int i = 0; i < n; ++i) emitted.push_back({s.loops[i].is_pure, s.loops[i].extent, c.tile[i], c.subtile[i]});
+      const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, c.vector_loop, c.vectorize, c.unroll_loop, c.unroll,
+                                                            width, o_.vector_loop_unrolled);
       for (int i = n - 1; i >= 0; --i)
-        if (s.loops[i].is_pure) out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i]});
+        if (s.loops[i].is_pure && !unsplit[i])
+          out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i]});
       for (int i = n - 1; deepest >= kMiddle && i >= 0; --i) {
         if (!s.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] >= c.tile[i]) continue;
         const double tile = std::min(e[i], double(c.tile[i]));
@@ -828,11 +834,11 @@ class Evaluator {
       if (hs.choice.empty() || hs.extents.empty()) break;
       std::vector<Walk> enclosing;
       add_bands(enclosing, hs.choice[0], kd_.funcs[fs.host].stages[0], hs.extents[0],
-                fs.where == Where::Subtile ? kMiddle : kOuter, -1);
+                fs.where == Where::Subtile ? kMiddle : kOuter, -1, kd_.funcs[fs.host].vector_width);
       walks.insert(walks.begin(), enclosing.begin(), enclosing.end());
       g = fs.host;
     }
-    add_bands(walks, ch, st, ext, kInner, ch.vector_loop);
+    add_bands(walks, ch, st, ext, kInner, ch.vector_loop, kd_.funcs[f].vector_width);
     const int vector_arg = st.loops[ch.vector_loop].arg_index;
     // Dimensions whose coordinates a boundary condition clamps, and whether reads reach below.
     std::map<int, bool> clamped = {{vector_arg, vector_reads_below}};

@@ -66,4 +66,41 @@ struct ScheduleView {
   std::vector<FuncView> funcs;  // the kernel description's order (producers first)
 };
 
+// A stage's loop as the space emits it (bands() in spaces/halide_cpu_space.cpp): its tile
+// and subtile (1: not split at that level).
+struct EmittedLoop {
+  bool pure = true;
+  int64_t extent = 1;
+  int64_t tile = 1;
+  int64_t subtile = 1;
+};
+
+// Which loops are tiled whole without the outer loop of their split. A tile as long as its
+// loop would split off an outer loop of one iteration, which Halide's loop partitioning
+// treats as all edge: a boundary condition stays clamped, so gathered, in every vector inside
+// (unsharp_mask in full-width row strips ran 2.6x slower than with the rows' loop unsplit).
+// The split stays where a loop inside it is vectorized or unrolled whole, which needs the
+// constant extent the split gives, and when the stage would be left with no outer loop to
+// compute producers at and to run in parallel. The space's emitter and the cost model both
+// ask this, so that they agree on the loops.
+inline std::vector<bool> unsplit_whole_tiles(const std::vector<EmittedLoop>& loops, int vector_loop, bool vectorize,
+                                             int unroll_loop, bool unroll, int vector_width, int unrolled_vectors) {
+  const int n = static_cast<int>(loops.size());
+  std::vector<bool> unsplit(n, false);
+  bool outer_kept = false;
+  for (int i = 0; i < n; ++i) {
+    const EmittedLoop& l = loops[i];
+    if (!l.pure) continue;
+    const bool whole = l.tile > 1 && l.tile >= l.extent;
+    const bool inner_band_is_the_tile = l.subtile > 1 && l.subtile >= l.tile;
+    const bool needs_constant_extent =
+        inner_band_is_the_tile && ((unroll && i == unroll_loop) ||
+                                   (vectorize && i == vector_loop && l.subtile <= int64_t(unrolled_vectors) * vector_width));
+    unsplit[i] = whole && !needs_constant_extent;
+    if (!unsplit[i]) outer_kept = true;
+  }
+  if (!outer_kept) unsplit.assign(n, false);
+  return unsplit;
+}
+
 }  // namespace candor::models::halide

@@ -230,6 +230,72 @@ TEST(HalideCpuSpace, ShortVectorBandsAreUnrolled) {
   }
 }
 
+// A tile as long as its loop is emitted without the split's outer loop of one iteration,
+// which Halide's loop partitioning would treat as all edge (unsharp_mask's output in row
+// strips as wide as the image reads its clamped input gathered, 2.6x slower). The split
+// stays where a short vector band inside is unrolled: that needs the split's constant extent.
+// Both compile and match the reference.
+TEST(HalideCpuSpace, ATileAsLongAsItsLoopSplitsOffNoOuterLoop) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  const int lanes = kd.func("unsharp_mask").vector_width;
+  const int64_t width = kd.func("unsharp_mask").stages.at(0).loops.at(0).extent;
+  const hb::Outputs reference = hb::reference_outputs(*app, target);
+  auto x_splits = [&](int64_t tile, int64_t band) {
+    std::optional<Candidate> root = space.root();
+    EXPECT_TRUE(root);
+    if (!root) return std::vector<int>{};
+    auto fix = [&](const std::string& var, const std::string& value) { return fix_named(space, *root, var, value); };
+    EXPECT_TRUE(fix("vectorize(unsharp_mask)", "YES"));
+    EXPECT_TRUE(fix("unroll(unsharp_mask)", "NO"));
+    EXPECT_TRUE(fix("tile(unsharp_mask.x)", std::to_string(tile)));
+    EXPECT_TRUE(fix("subtile(unsharp_mask.x)", std::to_string(band)));
+    EXPECT_TRUE(fix("tile(unsharp_mask.y)", "16"));
+    std::mt19937_64 rng(7);
+    std::optional<Candidate> c = random_dive(space, rng, root);
+    EXPECT_TRUE(c);
+    if (!c) return std::vector<int>{};
+    const hb::Schedule schedule = space.to_schedule(*c);
+    const hb::EvalResult r = run_once(*app, schedule, kd, reference, target);
+    EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+    std::vector<int> factors;
+    for (const hb::Split& s : schedule.funcs.at("unsharp_mask").stages.at(0).splits)
+      if (s.var.rfind("x", 0) == 0) factors.push_back(s.factor);
+    return factors;
+  };
+  EXPECT_EQ(x_splits(width, width), (std::vector<int>{lanes}));  // rows of vectors, no outer loop
+  EXPECT_EQ(x_splits(256, 256), (std::vector<int>{256, lanes}));
+
+  // hist_eq's copy of its input, 128 columns: a whole row of a few vectors is unrolled.
+  const hb::App* hist_eq = candor::apps::find_app("hist_eq");
+  ASSERT_NE(hist_eq, nullptr);
+  hb::KernelDescription hist_kd = hb::describe_app(hist_eq->build(), target);
+  HalideCpuSpace hist_space(hist_kd);
+  const int byte_lanes = hist_kd.func("input_clamped").vector_width;
+  const int64_t columns = hist_kd.func("input_clamped").stages.at(0).loops.at(0).extent;
+  ASSERT_LE(columns, int64_t(HalideCpuSpace::kUnrolledVectors) * byte_lanes);
+  std::optional<Candidate> root = hist_space.root();
+  ASSERT_TRUE(root);
+  auto fix = [&](const std::string& var, const std::string& value) { return fix_named(hist_space, *root, var, value); };
+  ASSERT_TRUE(fix("location(input_clamped)", "ROOT"));
+  ASSERT_TRUE(fix("vectorize(input_clamped)", "YES"));
+  ASSERT_TRUE(fix("tile(input_clamped.d0)", std::to_string(columns)));
+  ASSERT_TRUE(fix("subtile(input_clamped.d0)", std::to_string(columns)));
+  std::mt19937_64 rng(7);
+  std::optional<Candidate> c = random_dive(hist_space, rng, root);
+  ASSERT_TRUE(c);
+  const hb::Schedule schedule = hist_space.to_schedule(*c);
+  std::vector<int> factors;
+  for (const hb::Split& s : schedule.funcs.at("input_clamped").stages.at(0).splits)
+    if (s.var.rfind("d0", 0) == 0) factors.push_back(s.factor);
+  EXPECT_EQ(factors, (std::vector<int>{int(columns), byte_lanes}));
+  const hb::EvalResult r = run_once(*hist_eq, schedule, hist_kd, hb::reference_outputs(*hist_eq, target), target);
+  EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+}
+
 // A Func with several consumers may be computed inside a Func every path from it passes
 // through (its host): unsharp_mask's gray, read by blur_y, sharpen and ratio, per strip of the
 // output as the expert schedule does. Everything between it and its host then runs inside
