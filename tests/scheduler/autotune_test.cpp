@@ -5,11 +5,15 @@
 // schedule twice.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "autotune.h"
 #include "child_process.h"
@@ -185,6 +189,38 @@ TEST(ChildProcess, AChildSilentForTooLongAfterALineIsKilled) {
   EXPECT_FALSE(done.timed_out);
   EXPECT_EQ(done.exit_status, 0);
   EXPECT_EQ(done.output, "a\nb\n");
+}
+
+// A child does not outlive the process that started it: killed with it, it cannot run on
+// with nobody enforcing its time limit.
+TEST(ChildProcess, AChildDiesWithItsParent) {
+  char dir_template[] = "/tmp/candor_child_test_XXXXXX";
+  const std::string dir = mkdtemp(dir_template);
+  const std::string pid_file = dir + "/child.pid";
+  const pid_t parent = fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {
+    candor::scheduler::run_child({"/bin/sh", "-c", "echo $$ > " + pid_file + ".tmp; mv " + pid_file + ".tmp " +
+                                                       pid_file + "; exec sleep 60"},
+                                 120, 120);
+    _exit(0);
+  }
+  pid_t child = 0;
+  for (int i = 0; i < 100 && child == 0; ++i) {
+    std::ifstream(pid_file) >> child;
+    if (child == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_GT(child, 0) << "the child never started";
+  kill(parent, SIGKILL);
+  waitpid(parent, nullptr, 0);
+  auto alive = [&] {
+    std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+    std::string pid, name, state;
+    return stat >> pid >> name >> state && state != "Z";
+  };
+  for (int i = 0; i < 40 && alive(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(alive()) << "the child outlived its parent";
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
