@@ -307,6 +307,19 @@ int HalideCpuSpace::value_labelled(const Candidate& c, int var, const std::strin
   return -1;
 }
 
+std::vector<std::string> HalideCpuSpace::pins(const Candidate& c) const {
+  std::vector<std::string> out;
+  std::vector<bool> listed(num_vars(), false);
+  auto add = [&](int var) {
+    if (listed[var] || !is_fixed(c, var)) return;
+    listed[var] = true;
+    out.push_back(var_name(var) + "=" + value_label(var, first_value(c, var)));
+  };
+  for (int var : decision_order()) add(var);
+  for (int var = 0; var < num_vars(); ++var) add(var);
+  return out;
+}
+
 int HalideCpuSpace::host_position(int host_var, int value) const {
   return static_cast<int>(value_int(host_var, value)) - 1;  // func_index(h) = 1 + h's position
 }

@@ -34,6 +34,9 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   // the value `label` names among those `c` still allows for `var`, or -1.
   std::string value_label(int var, int value) const;
   int value_labelled(const Candidate& c, int var, const std::string& label) const;
+  // A complete candidate as `candor search --pin` arguments, CHOICE=LABEL, in decision order:
+  // pinning them all gives the same candidate back (under another cost model, say).
+  std::vector<std::string> pins(const Candidate& c) const;
 
   // The variables in the order a search should decide them: Funcs from the outputs back to
   // the inputs (as Adams et al. do: a producer's options depend on its consumer's tiling),

@@ -186,7 +186,8 @@ int run_search(const SearchOptions& o) {
                           {"created", outcome.stats.created},
                           {"pruned", outcome.stats.pruned_by_bound},
                           {"schedule", source},
-                          {"schedule_json", best.schedule}};
+                          {"schedule_json", best.schedule},
+                          {"pins", kernel_scheduler.pins(best)}};
     std::cout << out.dump() << "\n";
     return 0;
   }
