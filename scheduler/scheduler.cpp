@@ -1,5 +1,6 @@
 #include "scheduler.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -37,9 +38,14 @@ ScheduledCandidate KernelScheduler::scheduled(const Candidate& c, double predict
           objective_.explain(space_, c)};
 }
 
-ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget& budget) const {
+ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget& requested) const {
   std::unique_ptr<Search> search = make_search(engine);
   VarOrderBrancher brancher(space_.decision_order());
+  // Candidates that differ (candor::alike) may still emit the same schedule (a window stored
+  // a level out where no loop runs between the levels): keep twice as many, offer distinct
+  // schedules.
+  Budget budget = requested;
+  budget.keep_top = 2 * std::max(1, requested.keep_top);
   SearchResult result = search->run(space_, root_, objective_, brancher, budget);
   ScheduleOutcome out;
   const bool nodes_left = budget.max_expanded < 0 || result.stats.expanded < budget.max_expanded;
@@ -65,7 +71,13 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   out.root_lower_bound_seconds = objective_.lower_bound(space_, root_);
   out.stats = result.stats;
   out.optimal = result.optimal;
-  for (const auto& [cost, candidate] : result.top) out.candidates.push_back(scheduled(candidate, cost));
+  for (const auto& [cost, candidate] : result.top) {
+    if (int(out.candidates.size()) >= std::max(1, requested.keep_top)) break;
+    ScheduledCandidate c = scheduled(candidate, cost);
+    const bool seen = std::any_of(out.candidates.begin(), out.candidates.end(),
+                                  [&](const ScheduledCandidate& o) { return o.schedule == c.schedule; });
+    if (!seen) out.candidates.push_back(std::move(c));
+  }
   return out;
 }
 

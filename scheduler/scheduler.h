@@ -34,7 +34,7 @@ struct ScheduledCandidate {
 
 struct ScheduleOutcome {
   // The best first; then the other best candidates met, pairwise different under
-  // candor::alike (search.h): at most Budget::keep_top.
+  // candor::alike (search.h) and emitting different schedules: at most Budget::keep_top.
   std::vector<ScheduledCandidate> candidates;
   double root_lower_bound_seconds = 0;  // no schedule of the space can beat it
   SearchStats stats;

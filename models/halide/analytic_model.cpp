@@ -1003,6 +1003,51 @@ class Evaluator {
     return out;
   }
 
+  // Whether the accumulators of a register tile one step apart along its unrolled loop lie
+  // a constant stride apart in the stage's buffer: the extents of the storage dimensions
+  // inside that loop's are constants. LLVM keeps them in registers only then; at a stride
+  // known at run time two of them might alias, and each is loaded and stored at every step
+  // of the reduction (depthwise_separable_conv's pointwise update per row of its output,
+  // 2 pixels by 4 vectors, ran 1.6x slower than per tile of 8 pixels by 16 channels, which
+  // keeps 8 accumulators in registers).
+  bool constant_unrolled_stride(int f, const StageChoice& ch, const hb::StageInfo& st,
+                                const std::vector<double>& ext) const {
+    if (!ch.unroll || ch.unroll_loop < 0 || ch.unroll_loop >= int(st.loops.size())) return true;
+    const int unrolled_arg = st.loops[ch.unroll_loop].arg_index;
+    if (unrolled_arg <= 0) return true;
+    for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i) {
+      const hb::LoopInfo& l = st.loops[i];
+      if (l.arg_index >= 0 && l.arg_index < unrolled_arg && !constant_extent(f, l.var, ext[i] < double(l.extent), 0))
+        return false;
+    }
+    return true;
+  }
+
+  // Whether Func f's buffer has a constant extent along its loop `var`: a split by a
+  // constant bounds it (`split_below`: f's region there is a part of the loop), or the host
+  // it is computed in splits its own loop of that name, or that loop's extent is constant
+  // in turn. At the root, extents follow the output's, known at run time.
+  bool constant_extent(int f, const std::string& var, bool split_below, int depth) const {
+    const FuncState& s = state_[f];
+    if (s.where == Where::Root || s.where == Where::Inline || s.host < 0 || depth > 8) return false;
+    if (split_below) return true;
+    const FuncState& hs = state_[s.host];
+    if (hs.choice.empty() || hs.extents.empty()) return false;
+    const hb::StageInfo& hst = kd_.funcs[s.host].stages[0];
+    const StageChoice& hc = hs.choice[0];
+    const int n = int(std::min({hst.loops.size(), hc.tile.size(), hs.extents[0].size()}));
+    std::vector<EmittedLoop> emitted;
+    for (int k = 0; k < n; ++k) emitted.push_back({hst.loops[k].is_pure, hst.loops[k].extent, hc.tile[k], hc.subtile[k]});
+    const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, hc.vector_loop, hc.vectorize, hc.unroll_loop, hc.unroll,
+                                                          kd_.funcs[s.host].vector_width, o_.vector_loop_unrolled);
+    for (int k = 0; k < n; ++k) {
+      if (hst.loops[k].var != var || !hst.loops[k].is_pure) continue;
+      if (hc.tile[k] > 1 && !unsplit[k]) return true;
+      return constant_extent(s.host, var, hs.extents[0][k] < double(hst.loops[k].extent), depth + 1);
+    }
+    return false;
+  }
+
   StageCost stage_cost(int f, int stage) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const FuncState& s = state_[f];
@@ -1056,7 +1101,8 @@ class Evaluator {
     for (const auto& [t, n] : ops) c.ops_per_point += n;
     // Accumulators an update keeps in registers (0: no register tile).
     const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
-    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
+    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers &&
+                               constant_unrolled_stride(f, ch, st, ext);
     c.compute_s = c.points_computed / c.vector_efficiency *
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
     // A scan whose innermost loop carries its own dependency (iir_blur's: each step reads what
