@@ -1,6 +1,9 @@
 #include "compile.h"
 
 #include <algorithm>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -147,7 +150,17 @@ std::string halide_message(const std::exception& e) {
 
 }  // namespace
 
-Halide::Target host_target() { return Halide::get_jit_target_from_environment(); }
+Halide::Target runnable_here(Halide::Target t) {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool has_fp16 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx & (1u << 23));
+  if (!has_fp16 && t.has_feature(Halide::Target::AVX512_SapphireRapids))
+    t = t.without_feature(Halide::Target::AVX512_SapphireRapids);
+#endif
+  return t;
+}
+
+Halide::Target host_target() { return runnable_here(Halide::get_jit_target_from_environment()); }
 
 Halide::Target cuda_target() { return Halide::Target("host-cuda-cuda_capability_80"); }
 

@@ -15,6 +15,7 @@
 
 #include <Halide.h>
 
+#include "halide_bridge/compile.h"
 #include "machine.h"
 #include "runtime/statistics.h"
 
@@ -432,7 +433,7 @@ double allocation_overhead(const Target& target, int repeats) {
 MachineDescription calibrate(const CalibrationOptions& o) {
   const auto t_start = Clock::now();
   MachineDescription m;
-  const Target target = get_jit_target_from_environment();
+  const Target target = halide_bridge::host_target();
   m.halide_target = target.to_string();
   m.cpu = cpu_model();
   m.cores = int(std::max(1u, std::thread::hardware_concurrency()));

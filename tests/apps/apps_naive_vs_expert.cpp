@@ -7,6 +7,7 @@
 
 #include "app_check.h"
 #include "apps.h"
+#include "halide_bridge/compile.h"
 
 using namespace Halide;
 using candor::apps::check::compare;
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
   if (names.empty()) {
     for (const auto& app : candor::apps::all_apps()) names.push_back(app.name);
   }
-  const Target target = get_host_target();
+  const Target target = candor::halide_bridge::host_target();
   std::printf("%-26s %10s %10s %9s %9s %9s %11s\n", "app", "naive_ms", "expert_ms", "speedup",
               "jit_n_s", "jit_e_s", "max_rel");
   int status = 0;

@@ -8,6 +8,7 @@
 
 #include "app_check.h"
 #include "apps.h"
+#include "halide_bridge/compile.h"
 
 namespace {
 
@@ -26,7 +27,7 @@ class AppTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(AppTest, ExpertMatchesReference) {
   const App* app = candor::apps::find_app(GetParam());
   ASSERT_NE(app, nullptr);
-  const Target target = get_host_target();
+  const Target target = candor::halide_bridge::host_target();
 
   AppInstance naive = app->build();
   Pipeline naive_p = naive.pipeline();

@@ -11,6 +11,7 @@ void register_block_command(CLI::App& app, int& exit_status);
 
 // The commands on Halide pipelines (built with CANDOR_HALIDE).
 void register_apps_command(CLI::App& app, int& exit_status);
+void register_target_command(CLI::App& app, int& exit_status);
 void register_search_command(CLI::App& app, int& exit_status);
 void register_measure_command(CLI::App& app, int& exit_status);
 void register_model_command(CLI::App& app, int& exit_status);

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   candor::cli::register_block_command(app, exit_status);
 #ifdef CANDOR_HAVE_HALIDE
   candor::cli::register_apps_command(app, exit_status);
+  candor::cli::register_target_command(app, exit_status);
   candor::cli::register_search_command(app, exit_status);
   candor::cli::register_measure_command(app, exit_status);
   candor::cli::register_model_command(app, exit_status);
