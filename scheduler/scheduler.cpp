@@ -41,9 +41,8 @@ ScheduledCandidate KernelScheduler::scheduled(const Candidate& c, double predict
 ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget& requested) const {
   std::unique_ptr<Search> search = make_search(engine);
   VarOrderBrancher brancher(space_.decision_order());
-  // Candidates that differ (candor::alike) may still emit the same schedule (a window stored
-  // a level out where no loop runs between the levels): keep twice as many, offer distinct
-  // schedules.
+  // Candidates that differ (candor::alike) may still emit the same schedule (two of
+  // unsharp_mask's top four did in a CI run): keep twice as many, offer distinct schedules.
   Budget budget = requested;
   budget.keep_top = 2 * std::max(1, requested.keep_top);
   SearchResult result = search->run(space_, root_, objective_, brancher, budget);
@@ -78,6 +77,12 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
                                   [&](const ScheduledCandidate& o) { return o.schedule == c.schedule; });
     if (!seen) out.candidates.push_back(std::move(c));
   }
+  return out;
+}
+
+std::vector<std::string> KernelScheduler::pins(const ScheduledCandidate& c) const {
+  std::vector<std::string> out;
+  for (const auto& [choice, value] : space_.decisions(c.decisions, true)) out.push_back(choice + "=" + value);
   return out;
 }
 

@@ -64,8 +64,8 @@ class KernelScheduler {
   // The neighbours of a candidate this scheduler returned (one decision changed, the pins
   // kept; see candor::neighbours), in the order to measure them.
   std::vector<ScheduledCandidate> neighbours(const ScheduledCandidate& centre) const;
-  // A candidate's decisions as pins (HalideCpuSpace::pins).
-  std::vector<std::string> pins(const ScheduledCandidate& c) const { return space_.pins(c.decisions); }
+  // A candidate's decisions as `--pin` arguments, CHOICE=VALUE (HalideCpuSpace::decisions).
+  std::vector<std::string> pins(const ScheduledCandidate& c) const;
 
  private:
   ScheduledCandidate scheduled(const Candidate& c, double predicted_seconds) const;

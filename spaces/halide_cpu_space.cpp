@@ -307,13 +307,14 @@ int HalideCpuSpace::value_labelled(const Candidate& c, int var, const std::strin
   return -1;
 }
 
-std::vector<std::string> HalideCpuSpace::pins(const Candidate& c) const {
-  std::vector<std::string> out;
+std::vector<std::pair<std::string, std::string>> HalideCpuSpace::decisions(const Candidate& c, bool labels) const {
+  std::vector<std::pair<std::string, std::string>> out;
   std::vector<bool> listed(num_vars(), false);
   auto add = [&](int var) {
     if (listed[var] || !is_fixed(c, var)) return;
     listed[var] = true;
-    out.push_back(var_name(var) + "=" + value_label(var, first_value(c, var)));
+    const int value = first_value(c, var);
+    out.emplace_back(var_name(var), labels ? value_label(var, value) : value_name(var, value));
   };
   for (int var : decision_order()) add(var);
   for (int var = 0; var < num_vars(); ++var) add(var);
@@ -383,6 +384,16 @@ bool HalideCpuSpace::reads_input(const Candidate& c, const std::string& func, in
   return false;
 }
 
+bool HalideCpuSpace::hosts_a_func(const Candidate& c, int func) const {
+  for (int g = 0; g < static_cast<int>(kernel_.funcs.size()); ++g) {
+    const int where = first_value(c, location_ref(g).var);
+    if ((where == gen::Where::TILE || where == gen::Where::SUBTILE) &&
+        host_position(host_ref(g).var, first_value(c, host_ref(g).var)) == func)
+      return true;
+  }
+  return false;
+}
+
 // A loop of extent E with tile T and subtile S: unsplit in the outer band when T = 1; else
 // split by T into an outer-band loop and a T-wide loop, itself split by S into a middle-band
 // loop and an S-wide inner-band loop (S = T: all of it inner; S = 1: all of it middle).
@@ -409,6 +420,11 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   // tails. Unguarded Auto tails stay inside at the root when every split is exact (an update
   // rounds up) or the stage is pure (tiles shift inwards, and no tile is longer than its
   // loop); guards in vectorized and unrolled loops cost, so those keep Auto.
+  // A stage whose loops host another Func's computation guards its tile splits (the loops the
+  // hosted Funcs are computed in): under Halide 14, hosted Funcs computed per tile shifted
+  // inwards crashed (bilateral_grid's splat per 16-column tile of blur_x over a region of 10
+  // stored far outside the grid; random:1's s8_downsample per row pair of s9_downsample, tiled
+  // 34 wide by 16-lane vectors, segfaulted), and both ran once the tile split was guarded.
   bool exact = true;
   for (int lo : loops) {
     const int l = loop_refs_[lo].loop;
@@ -422,6 +438,8 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const bool guard = (stage.index > 0 && stage.non_affine_addresses) ||
                      (reads_input(c, info.name, stage.index) && !(at_root && (stage.index == 0 || exact)));
   const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
+  const Halide::TailStrategy tile_tail =
+      guard || hosts_a_func(c, ref.func) ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   std::vector<models::halide::EmittedLoop> emitted(stage.loops.size());
   for (int lo : loops) {
     const int l = loop_refs_[lo].loop;
@@ -445,7 +463,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
     }
     std::string within = var;  // the loop over one tile
     if (!unsplit[l]) {
-      hb::Split outer = hb::make_split(var, static_cast<int>(tile), tail);
+      hb::Split outer = hb::make_split(var, static_cast<int>(tile), tile_tail);
       b.schedule.splits.push_back(outer);
       b.outer.push_back(outer.outer);
       outer_trips.push_back((stage.loops[l].extent + tile - 1) / tile);

@@ -34,9 +34,11 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   // the value `label` names among those `c` still allows for `var`, or -1.
   std::string value_label(int var, int value) const;
   int value_labelled(const Candidate& c, int var, const std::string& label) const;
-  // A complete candidate as `candor search --pin` arguments, CHOICE=LABEL, in decision order:
-  // pinning them all gives the same candidate back (under another cost model, say).
-  std::vector<std::string> pins(const Candidate& c) const;
+  // A complete candidate's decisions, (choice, value) in decision order, values by their
+  // names in the space (hosts by index: the dataset's form) or, with `labels`, as value_label
+  // names them (the form `candor search --pin` takes). Fixing them all in turn on the root
+  // gives the same candidate back (to price it under another cost model, say).
+  std::vector<std::pair<std::string, std::string>> decisions(const Candidate& c, bool labels) const;
 
   // The variables in the order a search should decide them: Funcs from the outputs back to
   // the inputs (as Adams et al. do: a producer's options depend on its consumer's tiling),
@@ -68,6 +70,8 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   Bands bands(const Candidate& c, int stage_object) const;
   // Does the stage read an input buffer, directly or through Funcs c inlines?
   bool reads_input(const Candidate& c, const std::string& func, int stage) const;
+  // Is another Func computed in the loops of Func `func` (at its tile or subtile level)?
+  bool hosts_a_func(const Candidate& c, int func) const;
   int64_t tile_value(const Candidate& c, int loop_object, bool subtile) const;
   // The position in kernel().funcs of the host a value of a host choice names (-1: none).
   int host_position(int host_var, int value) const;

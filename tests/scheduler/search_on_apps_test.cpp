@@ -53,6 +53,44 @@ TEST(SchedulerPins, PinnedDecisionsHoldAndBadPinsAreNamed) {
             std::string::npos);
 }
 
+// bilateral_grid's splat (an update storing at data-dependent addresses) computed per tile of
+// blur_x, whose 16-column tiles Halide 14 shifts inwards over a region of 10: unguarded, the
+// splat stored far outside the grid (an MCTS pick that segfaulted). A Func's tile splits
+// guard their tails where other Funcs are computed in its tiles.
+TEST(SchedulerPins, TilesHostingFuncsGuardTheirTails) {
+  const hb::App* app = candor::apps::find_app("bilateral_grid");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  const hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  candor::scheduler::ScheduleRequest request;
+  request.search = "greedy";
+  request.budget.max_expanded = 500;
+  request.pins = {{"location(input_clamped)", "ROOT"}, {"location(interpolated)", "ROOT"},
+                  {"tile(interpolated.x)", "64"},       {"tile(interpolated.y)", "128"},
+                  {"location(blur_y)", "TILE"},         {"host(blur_y)", "interpolated"},
+                  {"location(blur_x)", "TILE"},         {"host(blur_x)", "interpolated"},
+                  {"tile(blur_x.x)", "16"},             {"subtile(blur_x.x)", "16"},
+                  {"location(blur_z)", "TILE"},         {"host(blur_z)", "blur_x"},
+                  {"location(grid)", "TILE"},           {"host(grid)", "blur_x"}};
+  const auto outcome = candor::scheduler::schedule_kernel(kd, machine(), request);
+  ASSERT_FALSE(outcome.candidates.empty());
+  const hb::Schedule& schedule = outcome.candidates[0].schedule;
+  auto x_tile_tail = [&](const std::string& func) {  // the split of x its hosted Funcs sit in
+    for (const hb::Split& split : schedule.funcs.at(func).stages.at(0).splits)
+      if (split.var == "x") return split.tail;
+    ADD_FAILURE() << func << " does not split x";
+    return Halide::TailStrategy::Auto;
+  };
+  EXPECT_EQ(x_tile_tail("blur_x"), Halide::TailStrategy::GuardWithIf);
+  EXPECT_EQ(x_tile_tail("interpolated"), Halide::TailStrategy::GuardWithIf);
+  hb::RunOptions options;
+  options.warmup_runs = 0;
+  options.timed_runs = 1;
+  const hb::EvalResult result =
+      hb::evaluate_schedule(*app, schedule, kd, hb::reference_outputs(*app, target), target, options);
+  EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << hb::print_schedule(schedule, kd);
+}
+
 // The neighbours autotuning measures around a schedule keep the pins, change the schedule,
 // and compile and match the reference.
 TEST(SchedulerNeighbours, KeepThePinsAndMatchTheReference) {

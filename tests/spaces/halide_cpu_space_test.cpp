@@ -381,8 +381,8 @@ INSTANTIATE_TEST_SUITE_P(Apps, HalideCpuSpaceOnApps, ::testing::ValuesIn(app_nam
 
 namespace {
 
-// `candor search --json` reports a pick's decisions as pins; pinned in turn on the root they
-// give the same candidate back (hosts named by Func, as people pin them).
+// `candor search --json` reports a pick's decisions as pins (hosts named by Func, as people
+// pin them); fixed in turn on the root they give the same candidate back.
 TEST(HalideCpuSpace, ACandidatesPinsGiveItBack) {
   const hb::App* app = candor::apps::find_app("unsharp_mask");
   ASSERT_NE(app, nullptr);
@@ -391,17 +391,15 @@ TEST(HalideCpuSpace, ACandidatesPinsGiveItBack) {
   for (int dive = 0; dive < 5; ++dive) {
     const std::optional<Candidate> picked = random_dive(space, rng);
     ASSERT_TRUE(picked);
-    const std::vector<std::string> pins = space.pins(*picked);
+    const auto pins = space.decisions(*picked, true);
     EXPECT_EQ(pins.size(), size_t(space.num_vars()));
     std::optional<Candidate> c = space.root();
     ASSERT_TRUE(c);
-    for (const std::string& pin : pins) {
-      const size_t eq = pin.find('=');
-      ASSERT_NE(eq, std::string::npos) << pin;
-      const int v = space.var_named(pin.substr(0, eq));
-      const int x = v < 0 ? -1 : space.value_labelled(*c, v, pin.substr(eq + 1));
-      ASSERT_GE(x, 0) << pin;
-      ASSERT_TRUE(space.fix(*c, v, x)) << pin;
+    for (const auto& [choice, label] : pins) {
+      const int v = space.var_named(choice);
+      const int x = v < 0 ? -1 : space.value_labelled(*c, v, label);
+      ASSERT_GE(x, 0) << choice << "=" << label;
+      ASSERT_TRUE(space.fix(*c, v, x)) << choice << "=" << label;
     }
     EXPECT_TRUE(space.to_schedule(*c) == space.to_schedule(*picked));
   }

@@ -157,7 +157,9 @@ int run_search(const SearchOptions& o) {
   const int chosen = tuned.chosen;
   const double chosen_ms = tuned.runtime_ms, tune_seconds = tuned.seconds;
   nlohmann::json failures = nlohmann::json::array();
-  for (const auto& [i, failure] : tuned.failures) failures.push_back({{"candidate", i}, {"failure", failure}});
+  // Each failure names the candidate's decisions, so that `--pin` reproduces it.
+  for (const auto& [i, failure] : tuned.failures)
+    failures.push_back({{"candidate", i}, {"failure", failure}, {"pins", kernel_scheduler.pins(tried[i])}});
   if (chosen < 0) {
     std::cerr << "candor search: error: no measured schedule compiled and matched the reference\n";
     for (const auto& f : failures) std::cerr << "  " << f.dump() << "\n";

@@ -64,19 +64,6 @@ std::vector<Candidate> beam_best(const HalideCpuSpace& space, const models::hali
   return best;
 }
 
-std::vector<std::pair<std::string, std::string>> decisions_of(const HalideCpuSpace& space, const Candidate& c) {
-  std::vector<std::pair<std::string, std::string>> out;
-  std::vector<bool> listed(space.num_vars(), false);
-  auto add = [&](int var) {
-    if (listed[var]) return;
-    listed[var] = true;
-    out.emplace_back(space.var_name(var), space.value_name(var, space.first_value(c, var)));
-  };
-  for (int var : space.decision_order()) add(var);
-  for (int var = 0; var < space.num_vars(); ++var) add(var);
-  return out;
-}
-
 }  // namespace
 
 std::vector<DrawnSchedule> draw_schedules(const HalideCpuSpace& space, const models::halide::AnalyticModel& model,
@@ -92,7 +79,7 @@ std::vector<DrawnSchedule> draw_schedules(const HalideCpuSpace& space, const mod
   auto add = [&](const std::string& source, double dropout, const Candidate& c) {
     halide_bridge::Schedule schedule = space.to_schedule(c);
     if (!seen.insert(nlohmann::json(schedule).dump()).second) return false;
-    drawn.push_back({source, dropout, c, std::move(schedule), decisions_of(space, c)});
+    drawn.push_back({source, dropout, c, std::move(schedule), space.decisions(c, false)});
     return true;
   };
   for (const Candidate& c : beam_best(space, model, *root, beam_wanted, options.beam_width)) add("beam", 0, c);
