@@ -170,6 +170,7 @@ class Evaluator {
   std::map<std::string, int> index_;
   std::vector<FuncState> state_;
   mutable std::vector<std::vector<char>> read_paths_;  // reaches(), filled on first use
+  mutable std::map<int, std::set<std::string>> root_buffers_read_;  // root_buffers_read(), by Func
 
   const FuncView* view_of(const std::string& name) const {
     auto it = fv_.find(name);
@@ -446,10 +447,13 @@ class Evaluator {
       s.extents = extents_under(i, c, c_len);
       s.cores = cs.cores;
       s.core_efficiency = cs.core_efficiency;
-      if (sliding) {
-        // Storage one level coarser: the window slides along the loop it is computed in,
-        // each point computed once per pass of that loop, one allocation per coarser tile.
-        const double coarser = sub ? cs.productions * tiles(cs.choice[0], cs.extents[0], false) : cs.productions;
+      // Storage one level coarser: the window slides along the loop it is computed in, each
+      // point computed once per pass of that loop, one allocation per coarser tile. Where no
+      // loop runs between the two levels (a host tile of one subtile), nothing slides: the
+      // window restarts per production (stencil_chain's stages each stored and computed per
+      // tile of the next, priced as sliding, ran 12 ms against 0.65 predicted).
+      const double coarser = sub ? cs.productions * tiles(cs.choice[0], cs.extents[0], false) : cs.productions;
+      if (sliding && coarser < s.productions) {
         s.realizations = coarser;
         double pts = 0;
         for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
@@ -463,6 +467,7 @@ class Evaluator {
             if (!e.empty()) e.back() = std::max(1.0, e.back() * r);
         }
       } else {
+        s.sliding = false;
         s.realizations = s.productions;
       }
     }
@@ -515,6 +520,7 @@ class Evaluator {
       FuncState s;
       place(i, o.where, o.sliding, o.host, s);
       state_[i] = s;
+      root_buffers_read_.clear();
       const double cost = local_cost(i);
       if (cost < best) {
         best = cost;
@@ -522,6 +528,7 @@ class Evaluator {
       }
     }
     state_[i] = best_state;
+    root_buffers_read_.clear();
   }
 
   // The cost of Func i as placed, for choosing among its options: its stages' costs, or,
@@ -912,6 +919,47 @@ class Evaluator {
     return bytes;
   }
 
+  // Root buffers (inputs, Funcs computed at the root) that Func g's stages read, through
+  // inlined Funcs; cached until the next Func is placed.
+  const std::set<std::string>& root_buffers_read(int g) const {
+    if (const auto it = root_buffers_read_.find(g); it != root_buffers_read_.end()) return it->second;
+    std::set<std::string> names;
+    for (const hb::StageInfo& st : kd_.funcs[g].stages) {
+      const std::vector<double> len(st.loops.size(), 1.0), still(st.loops.size(), 0.0);
+      for_each_buffer_read(g, st.index, len, still, [&](const hb::Edge& e, int p, const std::vector<double>&,
+                                                        const std::vector<double>&) {
+        if (e.producer_is_input || (p >= 0 && p != g && state_[p].resolved && state_[p].where == Where::Root))
+          names.insert(e.producer);
+      });
+    }
+    return root_buffers_read_[g] = std::move(names);
+  }
+
+  // The cache level Func f finds root buffer `buffer` in (`cold`: where nothing else brought
+  // it in): a Func computed inside f's loops, or in the same tile of f's host before f (one
+  // of f's producers), that reads the buffer too has just loaded the lines f reads in that
+  // tile, which stay in the level holding one tile's working set.
+  const Bandwidth& warm_level(int f, const std::string& buffer, const Bandwidth& cold) const {
+    const Bandwidth* best = &cold;
+    auto tile_level = [&](int host, Where level) {
+      const Bandwidth& l = m_.level_for(bytes_per_host_tile(host, level) * m_.cores);
+      if (l.bytes < best->bytes) best = &l;
+    };
+    const FuncState& fs = state_[f];
+    for (int g = 0; g < int(state_.size()); ++g) {
+      const FuncState& gs = state_[g];
+      if (g == f || !gs.resolved || gs.host < 0) continue;
+      int q = g;
+      for (size_t hops = 0; state_[q].host >= 0 && state_[q].host != f && hops < state_.size(); ++hops) q = state_[q].host;
+      const bool inside = state_[q].host == f;
+      if (!inside && !(gs.host == fs.host && gs.where == fs.where && reaches(g, f))) continue;
+      if (!root_buffers_read(g).count(buffer)) continue;
+      if (inside) tile_level(f, state_[q].where);
+      else tile_level(fs.host, fs.where);
+    }
+    return *best;
+  }
+
   // The boxes of the root buffers (inputs, Funcs computed at the root) that stage (f, stage)
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
@@ -953,6 +1001,51 @@ class Evaluator {
       out[name] = line_footprint(w, shape, elem, o_.cache_line_bytes);
     }
     return out;
+  }
+
+  // Whether the accumulators of a register tile one step apart along its unrolled loop lie
+  // a constant stride apart in the stage's buffer: the extents of the storage dimensions
+  // inside that loop's are constants. LLVM keeps them in registers only then; at a stride
+  // known at run time two of them might alias, and each is loaded and stored at every step
+  // of the reduction (depthwise_separable_conv's pointwise update per row of its output,
+  // 2 pixels by 4 vectors, ran 1.6x slower than per tile of 8 pixels by 16 channels, which
+  // keeps 8 accumulators in registers).
+  bool constant_unrolled_stride(int f, const StageChoice& ch, const hb::StageInfo& st,
+                                const std::vector<double>& ext) const {
+    if (!ch.unroll || ch.unroll_loop < 0 || ch.unroll_loop >= int(st.loops.size())) return true;
+    const int unrolled_arg = st.loops[ch.unroll_loop].arg_index;
+    if (unrolled_arg <= 0) return true;
+    for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i) {
+      const hb::LoopInfo& l = st.loops[i];
+      if (l.arg_index >= 0 && l.arg_index < unrolled_arg && !constant_extent(f, l.var, ext[i] < double(l.extent), 0))
+        return false;
+    }
+    return true;
+  }
+
+  // Whether Func f's buffer has a constant extent along its loop `var`: a split by a
+  // constant bounds it (`split_below`: f's region there is a part of the loop), or the host
+  // it is computed in splits its own loop of that name, or that loop's extent is constant
+  // in turn. At the root, extents follow the output's, known at run time.
+  bool constant_extent(int f, const std::string& var, bool split_below, int depth) const {
+    const FuncState& s = state_[f];
+    if (s.where == Where::Root || s.where == Where::Inline || s.host < 0 || depth > 8) return false;
+    if (split_below) return true;
+    const FuncState& hs = state_[s.host];
+    if (hs.choice.empty() || hs.extents.empty()) return false;
+    const hb::StageInfo& hst = kd_.funcs[s.host].stages[0];
+    const StageChoice& hc = hs.choice[0];
+    const int n = int(std::min({hst.loops.size(), hc.tile.size(), hs.extents[0].size()}));
+    std::vector<EmittedLoop> emitted;
+    for (int k = 0; k < n; ++k) emitted.push_back({hst.loops[k].is_pure, hst.loops[k].extent, hc.tile[k], hc.subtile[k]});
+    const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, hc.vector_loop, hc.vectorize, hc.unroll_loop, hc.unroll,
+                                                          kd_.funcs[s.host].vector_width, o_.vector_loop_unrolled);
+    for (int k = 0; k < n; ++k) {
+      if (hst.loops[k].var != var || !hst.loops[k].is_pure) continue;
+      if (hc.tile[k] > 1 && !unsplit[k]) return true;
+      return constant_extent(s.host, var, hs.extents[0][k] < double(hst.loops[k].extent), depth + 1);
+    }
+    return false;
   }
 
   StageCost stage_cost(int f, int stage) const {
@@ -1008,7 +1101,8 @@ class Evaluator {
     for (const auto& [t, n] : ops) c.ops_per_point += n;
     // Accumulators an update keeps in registers (0: no register tile).
     const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
-    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers;
+    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers &&
+                               constant_unrolled_stride(f, ch, st, ext);
     c.compute_s = c.points_computed / c.vector_efficiency *
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
     // A scan whose innermost loop carries its own dependency (iir_blur's: each step reads what
@@ -1071,6 +1165,17 @@ class Evaluator {
       tile_vectors_along_vector_loop = std::ceil(std::min<double>(ext[v], std::min(ch.tile[v], ch.subtile[v])) / vw);
       if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(v);
     }
+    // Root buffers read over all productions together: a production's stencil halo overlaps
+    // the next one's, and what the last production read is still cached (unsharp_mask's gray
+    // per 4 output rows reads 10 input rows, 6 of them read just before).
+    std::map<const hb::Edge*, double> whole_bytes;
+    if (s.productions > 1)
+      for_each_buffer_read(f, stage, full_extents(f)[k], std::vector<double>(ext.size(), 0.0),
+                           [&](const hb::Edge& e, int p, const std::vector<double>& len, const std::vector<double>&) {
+                             double& b = whole_bytes[&e];
+                             b = std::max(b, product(footprint(e, len)) * element_bytes(e, p));
+                           });
+    const Bandwidth* reread_level = s.host >= 0 ? &m_.level_for(host_tile_bytes(s.host, s.where) * m_.cores) : nullptr;
     for_each_buffer_read(f, stage, ext, unit, [&](const hb::Edge& edge, int p, const std::vector<double>& len,
                                                   const std::vector<double>& step) {
       const hb::Edge* e = &edge;
@@ -1099,7 +1204,21 @@ class Evaluator {
       // A footprint that stays in L1 costs only its load instructions, charged below for
       // every load; from further out, its lines come in once per production.
       const Bandwidth& level = m_.level_for(resident_bytes);
-      if (&level != &m_.bandwidth.front()) load_s += s.productions * bytes / std::max(bandwidth_of(level), 1.0);
+      const bool root_buffer = e->producer_is_input || (p >= 0 && state_[p].where == Where::Root);
+      if (root_buffer && &level != &m_.bandwidth.front()) {
+        double fresh = s.productions * bytes, reread = 0;
+        if (const auto w = whole_bytes.find(e); w != whole_bytes.end() && reread_level && reread_level->bytes < level.bytes) {
+          reread = std::max(0.0, fresh - w->second);
+          fresh -= reread;
+        }
+        // A reader computed in this stage's loop nest, or before it in the same tile, has just
+        // brought these lines in (unsharp_mask's output reads the input rows gray read).
+        const Bandwidth& from = warm_level(f, e->producer, level);
+        load_s += fresh / std::max(bandwidth_of(from), 1.0);
+        if (reread > 0 && reread_level != &m_.bandwidth.front()) load_s += reread / std::max(bandwidth_of(*reread_level), 1.0);
+      } else if (&level != &m_.bandwidth.front()) {
+        load_s += s.productions * bytes / std::max(bandwidth_of(level), 1.0);
+      }
       // Strided innermost access: a cache line per point, from where the lines the
       // innermost loop touches fit.
       const double stride = innermost_stride_bytes(*e, p, step);
