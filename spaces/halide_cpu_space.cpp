@@ -421,10 +421,13 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   // rounds up) or the stage is pure (tiles shift inwards, and no tile is longer than its
   // loop); guards in vectorized and unrolled loops cost, so those keep Auto.
   // A stage whose loops host another Func's computation guards its tile splits (the loops the
-  // hosted Funcs are computed in): under Halide 14, hosted Funcs computed per tile shifted
-  // inwards crashed (bilateral_grid's splat per 16-column tile of blur_x over a region of 10
-  // stored far outside the grid; random:1's s8_downsample per row pair of s9_downsample, tiled
-  // 34 wide by 16-lane vectors, segfaulted), and both ran once the tile split was guarded.
+  // hosted Funcs are computed in) unless it is at the root with every split exact: under
+  // Halide 14, Funcs computed per tile shifted inwards crashed (bilateral_grid's splat per
+  // 16-column tile of blur_x over a region of 10 stored far outside the grid; random:1's
+  // s8_downsample per row pair of s9_downsample, tiled 34 wide by 16-lane vectors,
+  // segfaulted), and both ran once the tile split was guarded. Exact tiles stay unguarded:
+  // a guard makes the hosted Funcs' buffers sized at run time, and a register tile at a
+  // run-time stride leaves the registers (conv_relu's conv per guarded tile ran 2.3x slower).
   bool exact = true;
   for (int lo : loops) {
     const int l = loop_refs_[lo].loop;
@@ -439,7 +442,8 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
                      (reads_input(c, info.name, stage.index) && !(at_root && (stage.index == 0 || exact)));
   const Halide::TailStrategy tail = guard ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
   const Halide::TailStrategy tile_tail =
-      guard || hosts_a_func(c, ref.func) ? Halide::TailStrategy::GuardWithIf : Halide::TailStrategy::Auto;
+      guard || (hosts_a_func(c, ref.func) && !(at_root && exact)) ? Halide::TailStrategy::GuardWithIf
+                                                                   : Halide::TailStrategy::Auto;
   std::vector<models::halide::EmittedLoop> emitted(stage.loops.size());
   for (int lo : loops) {
     const int l = loop_refs_[lo].loop;

@@ -725,5 +725,7 @@ TEST(AnalyticModel, AccumulatorsAtAStrideKnownAtRunTimeLeaveTheRegisters) {
   ASSERT_TRUE(per_row && per_subtile);
   // The accumulator's own load: once per point in memory, once per reduction in registers.
   EXPECT_GT(per_row->loads_per_point, per_subtile->loads_per_point + 0.9);
-  EXPECT_GT(per_row->compute_s, per_subtile->compute_s);
+  // Not compute alone: on Zen 4 a calibration measured 8 accumulators no faster than plain
+  // vector arithmetic (57 against 61 G/s), another one 106 G/s.
+  EXPECT_GT(per_row->total_s, 2 * per_subtile->total_s);
 }
