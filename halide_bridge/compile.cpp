@@ -162,6 +162,8 @@ Halide::Target runnable_here(Halide::Target t) {
 
 Halide::Target host_target() { return runnable_here(Halide::get_jit_target_from_environment()); }
 
+Halide::Target aot_host_target() { return runnable_here(Halide::get_host_target()); }
+
 Halide::Target cuda_target() { return Halide::Target("host-cuda-cuda_capability_80"); }
 
 void set_jit_threads(int threads, const Halide::Target& target) {

@@ -52,6 +52,9 @@ Halide::Target host_target();
 // CPU with BF16 and VNNI for a Sapphire Rapids, whose LLVM CPU model includes AVX512-FP16,
 // so on AMD Zen 4 (no FP16) its code dies of SIGILL (vmovw). Kept where the CPU has FP16.
 Halide::Target runnable_here(Halide::Target t);
+// The host's target for ahead-of-time compilation (a generator's `target=`): Halide's host
+// target, runnable_here.
+Halide::Target aot_host_target();
 // The CUDA target used to check GPU schedules ahead of time on a machine without a GPU.
 Halide::Target cuda_target();
 

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   }
   try {
     candor::models::halide::load_or_calibrate(argv[1]);
-    std::ofstream(argv[2]) << candor::halide_bridge::runnable_here(Halide::get_host_target()).to_string();
+    std::ofstream(argv[2]) << candor::halide_bridge::aot_host_target().to_string();
   } catch (const std::exception& e) {
     std::cerr << "plugin_machine: error: " << e.what() << "\n";
     return 1;

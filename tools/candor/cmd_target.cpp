@@ -11,7 +11,7 @@ namespace candor::cli {
 void register_target_command(CLI::App& app, int& exit_status) {
   CLI::App* cmd = app.add_subcommand("target", "Print this machine's Halide target (use it for a generator's target=)");
   cmd->callback([&exit_status] {
-    std::printf("%s\n", halide_bridge::runnable_here(Halide::get_host_target()).to_string().c_str());
+    std::printf("%s\n", halide_bridge::aot_host_target().to_string().c_str());
     exit_status = 0;
   });
 }
