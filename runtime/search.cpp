@@ -29,6 +29,22 @@ std::vector<Decision> one_child_per_value(const Space& space, const Candidate& c
 
 }  // namespace
 
+std::vector<int> Brancher::var_order(const Space& space) const {
+  std::vector<int> order(space.num_vars());
+  for (int v = 0; v < space.num_vars(); ++v) order[v] = v;
+  return order;
+}
+
+std::vector<int> VarOrderBrancher::var_order(const Space& space) const {
+  std::vector<int> order = order_;
+  std::vector<bool> listed(space.num_vars(), false);
+  for (int v : order_)
+    if (v >= 0 && v < space.num_vars()) listed[v] = true;
+  for (int v = 0; v < space.num_vars(); ++v)
+    if (!listed[v]) order.push_back(v);
+  return order;
+}
+
 std::vector<Decision> FirstOpenVarBrancher::branch(const Space& space, const Candidate& c) const {
   return one_child_per_value(space, c, space.first_open_var(c));
 }

@@ -85,6 +85,9 @@ class Brancher {
   virtual ~Brancher() = default;
   // The decisions to try, in preferred order; empty when c is complete.
   virtual std::vector<Decision> branch(const Space& space, const Candidate& c) const = 0;
+  // The variables in the order this brancher decides them, where it is static (a local
+  // search re-applies kept decisions in it); by default the space's stable order.
+  virtual std::vector<int> var_order(const Space& space) const;
 };
 
 // The default: the first open variable in the space's stable order, one child per value.
@@ -99,6 +102,7 @@ class VarOrderBrancher : public Brancher {
  public:
   explicit VarOrderBrancher(std::vector<int> order) : order_(std::move(order)) {}
   std::vector<Decision> branch(const Space& space, const Candidate& c) const override;
+  std::vector<int> var_order(const Space& space) const override;
 
  private:
   std::vector<int> order_;

@@ -31,9 +31,11 @@ std::vector<int> moves(const Space& space, const Candidate& root, int var, int c
 }
 
 // `centre` with `var` changed to `value`, completed by a greedy dive (search_detail::dive)
-// over `order`; false when the space allows no completion.
-bool move(const Space& space, const Objective& objective, const Candidate& root, const Candidate& centre,
-          const std::vector<int>& order, int var, int value, Neighbour& out) {
+// in `run`, which counts it against its budget and offers the implementation reached; false
+// when the space allows no completion (or the budget stopped the dive).
+bool move(search_detail::Run& run, const Candidate& root, const Candidate& centre, const std::vector<int>& order,
+          int var, int value, Neighbour& out) {
+  const Space& space = run.space;
   Candidate c = root;
   if (!space.fix(c, var, value)) return false;
   for (int v : order) {
@@ -47,32 +49,37 @@ bool move(const Space& space, const Objective& objective, const Candidate& root,
       return false;
     }
   }
-  const VarOrderBrancher brancher(order);
-  const Budget unlimited;
-  search_detail::Run run(space, objective, brancher, unlimited);
   out.cost = search_detail::dive(run, c, search_detail::DivePolicy::Greedy, run.rng, &out.candidate);
   out.var = var;
   out.value = value;
   return out.cost < search_detail::kInf;
 }
 
+// `order`, then every variable it leaves out.
+std::vector<int> every_var(const Space& space, const std::vector<int>& order) {
+  std::vector<int> out = order;
+  std::vector<bool> listed(space.num_vars(), false);
+  for (int v : order) listed[v] = true;
+  for (int v = 0; v < space.num_vars(); ++v)
+    if (!listed[v]) out.push_back(v);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Neighbour> neighbours(const Space& space, const Objective& objective, const Candidate& root,
                                   const Candidate& centre, const std::vector<int>& order) {
-  std::vector<int> every_var = order;
-  std::vector<bool> listed(space.num_vars(), false);
-  for (int v : order) listed[v] = true;
-  for (int v = 0; v < space.num_vars(); ++v)
-    if (!listed[v]) every_var.push_back(v);
+  const std::vector<int> vars = every_var(space, order);
+  const VarOrderBrancher brancher(vars);
+  const Budget unlimited;
+  search_detail::Run run(space, objective, brancher, unlimited);
 
   std::set<std::vector<Word>> seen = {centre.words};
   std::map<int, std::vector<Neighbour>> by_var;
-  for (int var : every_var) {
+  for (int var : vars) {
     for (int value : moves(space, root, var, space.first_value(centre, var))) {
       Neighbour n;
-      if (!move(space, objective, root, centre, every_var, var, value, n) || !seen.insert(n.candidate.words).second)
-        continue;
+      if (!move(run, root, centre, vars, var, value, n) || !seen.insert(n.candidate.words).second) continue;
       by_var[var].push_back(std::move(n));
     }
   }
@@ -91,6 +98,70 @@ std::vector<Neighbour> neighbours(const Space& space, const Objective& objective
     for (Neighbour& n : round) out.push_back(std::move(n));
   }
   return out;
+}
+
+namespace search_detail {
+
+Descent descend(Run& run, const Candidate& root, const Candidate& start, double start_cost,
+                const std::vector<int>& order) {
+  const Space& space = run.space;
+  const std::vector<int> vars = every_var(space, order);
+  Descent out;
+  out.best = start;
+  out.cost = start_cost;
+  const SearchStats before = run.stats;
+  // First improvement, scanning the decisions round robin: a full scan costs about one
+  // greedy completion per move, and a move that helps is taken at once rather than after the
+  // scan. The decision just moved is scanned again first (a tile size may go on growing).
+  size_t since_move = 0;  // decisions scanned in vain since the last move
+  bool cut = false;       // the budget stopped a scan
+  for (size_t i = 0; since_move < vars.size() && !run.stop();) {
+    const int var = vars[i];
+    bool moved = false;
+    for (int value : moves(space, root, var, space.first_value(out.best, var))) {
+      if (run.stop()) {
+        cut = true;
+        break;
+      }
+      // A move counts as an expansion (of the centre into a neighbour), so a node limit
+      // bounds the descent even where moves need no completion.
+      ++run.stats.expanded;
+      Neighbour n;
+      if (!move(run, root, out.best, vars, var, value, n)) continue;
+      ++out.evaluated;
+      if (n.cost < out.cost) {
+        out.best = std::move(n.candidate);
+        out.cost = n.cost;
+        ++out.moves;
+        moved = true;
+        break;
+      }
+    }
+    if (moved) {
+      since_move = 0;
+    } else {
+      ++since_move;
+      i = (i + 1) % vars.size();
+    }
+  }
+  out.converged = since_move >= vars.size() && !cut;
+  out.stats = run.stats;
+  out.stats.created -= before.created;
+  out.stats.expanded -= before.expanded;
+  out.stats.failed -= before.failed;
+  out.stats.pruned_by_bound -= before.pruned_by_bound;
+  out.stats.complete -= before.complete;
+  out.stats.best_over_time.clear();
+  return out;
+}
+
+}  // namespace search_detail
+
+Descent descend(const Space& space, const Objective& objective, const Candidate& root, const Candidate& start,
+                const std::vector<int>& order, const Budget& budget) {
+  const VarOrderBrancher brancher(every_var(space, order));
+  search_detail::Run run(space, objective, brancher, budget);
+  return search_detail::descend(run, root, start, objective.cost(space, start), order);
 }
 
 }  // namespace candor

@@ -27,4 +27,28 @@ struct Neighbour {
 std::vector<Neighbour> neighbours(const Space& space, const Objective& objective, const Candidate& root,
                                   const Candidate& centre, const std::vector<int>& order);
 
+// A local minimum of the objective's cost below `root`, reached from the complete candidate
+// `start` by taking neighbours' moves (one decision changed, the rest kept, completed greedily)
+// while they lower the cost: the best a search finds in its budget may sit one decision away
+// from a better implementation (a tile size, where a Func is stored). Stops at a local
+// minimum or when `budget` runs out (time; expansions: each move and the greedy completions').
+struct Descent {
+  Candidate best;          // start, or the cheapest implementation the moves reached
+  double cost = 0;         // its cost
+  int moves = 0;           // improving moves taken
+  int64_t evaluated = 0;   // neighbours costed
+  bool converged = false;  // no neighbour of `best` is cheaper
+  SearchStats stats;       // of the descent alone (seconds: since its run began)
+};
+Descent descend(const Space& space, const Objective& objective, const Candidate& root, const Candidate& start,
+                const std::vector<int>& order, const Budget& budget);
+
+namespace search_detail {
+class Run;
+// The same within a search's run (its budget, statistics and incumbent: every implementation
+// a move reaches is offered to it); `start_cost` is start's cost.
+Descent descend(Run& run, const Candidate& root, const Candidate& start, double start_cost,
+                const std::vector<int>& order);
+}  // namespace search_detail
+
 }  // namespace candor

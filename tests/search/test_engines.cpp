@@ -213,7 +213,7 @@ TEST(SearchEngines, Mb2fbsWithoutPushOnwardIsBeamSearch) {
     BlockProblem p(random_block(seed, 9, 0.2));
     for (int width : {1, 3, 8}) {
       std::string w = std::to_string(width);
-      SearchResult beam = make_search("beam:passes=1,prune=0,width=" + w)
+      SearchResult beam = make_search("beam:passes=1,prune=0,descend=0,width=" + w)
                               ->run(p.space, p.root, p.objective, p.pairs, Budget{});
       SearchResult mb = make_search("mb2fbs:beta2=0,prune=0,dive=0,beta1=" + w)
                             ->run(p.space, p.root, p.objective, p.pairs, Budget{});

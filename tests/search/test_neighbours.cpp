@@ -125,5 +125,37 @@ TEST(Neighbours, AMoveThatRulesOutAnotherDecisionCompletesItOnTheEstimate) {
   EXPECT_GT(displacing, 0);
 }
 
+TEST(Descend, ReachesALocalMinimumNoWorseThanTheStart) {
+  const TilingSpace space(/*enums=*/6, /*ints=*/6, /*seed=*/5);
+  const TilingObjective objective;
+  const Candidate root = *space.root();
+  std::mt19937_64 rng(2);
+  const Candidate start = *random_dive(space, root, every_var(space), rng);
+
+  const Descent d = descend(space, objective, root, start, every_var(space), Budget{});
+  ASSERT_TRUE(d.converged);
+  EXPECT_GT(d.moves, 0);
+  EXPECT_LT(d.cost, objective.cost(space, start));
+  EXPECT_DOUBLE_EQ(d.cost, objective.cost(space, d.best));
+  EXPECT_TRUE(space.satisfies_all(d.best));
+  for (const Neighbour& n : neighbours(space, objective, root, d.best, every_var(space)))
+    EXPECT_GE(n.cost, d.cost) << "a cheaper neighbour changes var " << n.var;
+}
+
+TEST(Descend, StopsAtTheNodeLimit) {
+  const TilingSpace space(/*enums=*/6, /*ints=*/6, /*seed=*/5);
+  const TilingObjective objective;
+  const Candidate root = *space.root();
+  std::mt19937_64 rng(2);
+  const Candidate start = *random_dive(space, root, every_var(space), rng);
+  Budget budget;
+  budget.max_expanded = 3;
+
+  const Descent d = descend(space, objective, root, start, every_var(space), budget);
+  EXPECT_FALSE(d.converged);
+  EXPECT_LE(d.stats.expanded, 3);
+  EXPECT_LE(d.cost, objective.cost(space, start));
+}
+
 }  // namespace
 }  // namespace candor
