@@ -10,6 +10,10 @@ namespace candor::halide_bridge {
 namespace HI = Halide::Internal;
 
 bool Edge::data_dependent() const {
+  return std::any_of(footprint.begin(), footprint.end(), [](const AccessDim& a) { return a.lookup; });
+}
+
+bool Edge::irregular() const {
   return std::any_of(footprint.begin(), footprint.end(), [](const AccessDim& a) { return !a.affine; });
 }
 
@@ -377,6 +381,9 @@ class Describer {
       if (!form || (!first && form->coeffs != a.coeffs)) {
         // Not one affine map for all call sites: report the absolute region instead.
         a.affine = false;
+        a.lookup = !form || std::any_of(sites.begin(), sites.end(), [&](const CallSite& other) {
+          return d >= other.args.size() || !affine_form(other.args[d], loop_vars);
+        });
         a.coeffs.assign(loop_vars.size(), Rational(0));
         a.min_offset = whole.min;
         a.max_offset = whole.max;
@@ -471,7 +478,7 @@ class Describer {
           unite(required_[callee], edge.required);
           if (!edge.producer_is_input) consumers_of_[edge.producer].insert(info.name);
         }
-        st.non_affine_addresses |= edge.data_dependent();
+        st.non_affine_addresses |= edge.irregular();
         kd_.edges.push_back(edge);
       }
       if (s > 0)
@@ -542,7 +549,7 @@ void to_json(nlohmann::json& j, const LoopInfo& l) {
 }
 
 void to_json(nlohmann::json& j, const AccessDim& a) {
-  j = nlohmann::json{{"affine", a.affine}, {"coeffs", a.coeffs},
+  j = nlohmann::json{{"affine", a.affine}, {"lookup", a.lookup}, {"coeffs", a.coeffs},
                      {"min_offset", a.min_offset}, {"max_offset", a.max_offset}, {"boundary", a.boundary}};
 }
 

@@ -43,7 +43,12 @@ struct LoopInfo {
 // When the access is not affine (data-dependent, products of loop vars), `affine` is
 // false, coeffs are all zero and [min_offset, max_offset] is the absolute region read.
 struct AccessDim {
+  // One affine map of the consumer's loops serves every call site. When call sites map
+  // differently (non_local_means reads clamped(x, y) and clamped(x + dx, y + dy)), the
+  // footprint is the whole region read, and `coeffs` are zero.
   bool affine = true;
+  // Some call site's coordinate is not affine in the loops: a data-dependent lookup.
+  bool lookup = false;
   std::vector<Rational> coeffs;  // by the consumer stage's loops, same order as `loops`
   int64_t min_offset = 0;
   int64_t max_offset = 0;
@@ -62,6 +67,8 @@ struct Edge {
   std::vector<Range> required;       // producer region read over the whole consumer stage
   // Some producer coordinate it reads is not affine in the consumer's loops (a lookup).
   bool data_dependent() const;
+  // Some footprint dimension has no single affine map (a lookup, or call sites that differ).
+  bool irregular() const;
 };
 
 struct StageInfo {

@@ -222,7 +222,9 @@ TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
   EXPECT_EQ(greedy[0].dropout, 0);
   EXPECT_EQ(keys.count(sample_key(app->name, greedy[0].schedule)), 1u);
   const bool beam_found_it = first[0].schedule == greedy[0].schedule || first[1].schedule == greedy[0].schedule;
-  if (!beam_found_it) EXPECT_EQ(first[2].dropout, 0);
+  if (!beam_found_it) {
+    EXPECT_EQ(first[2].dropout, 0);
+  }
   EXPECT_NE(keys, other_keys);
 }
 

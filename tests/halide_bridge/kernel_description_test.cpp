@@ -135,6 +135,8 @@ TEST(KernelDescription, ResamplingAndDataDependentAccess) {
   // `down & 255`.
   const Edge& lut = edge(kd, "lut_im", "mapped");
   EXPECT_FALSE(lut.footprint[0].affine);
+  EXPECT_TRUE(lut.footprint[0].lookup);
+  EXPECT_TRUE(lut.data_dependent());
   EXPECT_EQ(lut.required, (std::vector<Range>{{0, 255}}));
   EXPECT_EQ(kd.func("up").vector_width, kHost.natural_vector_size(Halide::UInt(16)));
   // Downsampling reads two columns per point with stride 2.
@@ -146,6 +148,39 @@ TEST(KernelDescription, ResamplingAndDataDependentAccess) {
     EXPECT_EQ(e->footprint[0].max_offset, 1);
   }
   EXPECT_TRUE(found);
+}
+
+// Call sites with different affine maps (a pixel and its neighbour at a loop's offset, as
+// non_local_means compares patches) have no single footprint map, but they are no lookup:
+// vectorized, they load densely (the model charged them as gathers, 22x too slow).
+TEST(KernelDescription, CallSitesWithDifferentMapsAreIrregularNotDataDependent) {
+  App app;
+  app.name = "test_offsets";
+  app.build = [] {
+    using Halide::Func, Halide::ImageParam, Halide::RDom, Halide::Var;
+    AppInstance inst;
+    ImageParam in(Halide::Float(32), 2, "in");
+    Var x("x"), y("y"), d("d");
+    Func diff("diff"), out("out");
+    diff(x, y, d) = in(x, y) - in(x + d, y);
+    RDom r(0, 4);
+    out(x, y) = 0.0f;
+    out(x, y) += diff(x, y, r);
+    in.set_estimates({{0, 68}, {0, 16}});
+    out.set_estimates({{0, 64}, {0, 16}});
+    inst.funcs = {{"diff", diff}, {"out", out}};
+    inst.outputs = {out};
+    inst.inputs = {in};
+    inst.output_sizes = {{64, 16}};
+    return inst;
+  };
+  const KernelDescription kd = describe_app(app.build(), kHost);
+  const Edge& offsets = edge(kd, "in_im", "diff");  // the bridge reads inputs through a wrapper
+  EXPECT_FALSE(offsets.footprint[0].affine);
+  EXPECT_FALSE(offsets.footprint[0].lookup);
+  EXPECT_TRUE(offsets.irregular());
+  EXPECT_FALSE(offsets.data_dependent());
+  EXPECT_TRUE(edge(kd, "diff", "out", 1).footprint[2].affine);
 }
 
 TEST(KernelDescription, MissingOutputEstimateIsAClearError) {
