@@ -82,7 +82,11 @@ std::vector<DrawnSchedule> draw_schedules(const HalideCpuSpace& space, const mod
     drawn.push_back({source, dropout, c, std::move(schedule), space.decisions(c, false)});
     return true;
   };
-  for (const Candidate& c : beam_best(space, model, *root, beam_wanted, options.beam_width)) add("beam", 0, c);
+  // Different implementations may emit one schedule (a descent's move to an equivalent
+  // decision): twice as many are asked for, and the first that emit different ones kept.
+  int beam_added = 0;
+  for (const Candidate& c : beam_best(space, model, *root, 2 * beam_wanted, options.beam_width))
+    if (beam_added < beam_wanted && add("beam", 0, c)) ++beam_added;
   // The greedy descents make up for a beam search that found fewer.
   const int greedy_wanted = options.schedules - random_wanted - static_cast<int>(drawn.size());
   auto draw_some = [&](int wanted, bool random) {
