@@ -152,6 +152,7 @@ Descent descend(Run& run, const Candidate& root, const Candidate& start, double 
   out.stats.pruned_by_bound -= before.pruned_by_bound;
   out.stats.complete -= before.complete;
   out.stats.best_over_time.clear();
+  out.stats.seconds = run.elapsed();
   return out;
 }
 
