@@ -55,22 +55,17 @@ bool move(search_detail::Run& run, const Candidate& root, const Candidate& centr
   return out.cost < search_detail::kInf;
 }
 
-// `order`, then every variable it leaves out.
+// `order`, then every variable it leaves out (the order a VarOrderBrancher decides them in).
 std::vector<int> every_var(const Space& space, const std::vector<int>& order) {
-  std::vector<int> out = order;
-  std::vector<bool> listed(space.num_vars(), false);
-  for (int v : order) listed[v] = true;
-  for (int v = 0; v < space.num_vars(); ++v)
-    if (!listed[v]) out.push_back(v);
-  return out;
+  return VarOrderBrancher(order).var_order(space);
 }
 
 }  // namespace
 
 std::vector<Neighbour> neighbours(const Space& space, const Objective& objective, const Candidate& root,
                                   const Candidate& centre, const std::vector<int>& order) {
-  const std::vector<int> vars = every_var(space, order);
-  const VarOrderBrancher brancher(vars);
+  const VarOrderBrancher brancher(order);
+  const std::vector<int> vars = brancher.var_order(space);
   const Budget unlimited;
   search_detail::Run run(space, objective, brancher, unlimited);
 
@@ -160,7 +155,7 @@ Descent descend(Run& run, const Candidate& root, const Candidate& start, double 
 
 Descent descend(const Space& space, const Objective& objective, const Candidate& root, const Candidate& start,
                 const std::vector<int>& order, const Budget& budget) {
-  const VarOrderBrancher brancher(every_var(space, order));
+  const VarOrderBrancher brancher(order);
   search_detail::Run run(space, objective, brancher, budget);
   return search_detail::descend(run, root, start, objective.cost(space, start), order);
 }
