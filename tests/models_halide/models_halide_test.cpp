@@ -481,10 +481,11 @@ TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
 // iterations and leaves every clamp in the edge ones: a copy at the root in 8 strips of 16
 // rows gathers all the lanes of its last strip, and in the other strips those of its last
 // tile of columns. Two tiles of 64 columns gather half the lanes. One tile of all 128
-// columns whose split stays (its two vectors are unrolled, which needs the split's constant
+// columns whose split stays (its vectors are unrolled, which needs the split's constant
 // extent) leaves an outer loop of one iteration: all edge. Without that need the space emits
-// no such loop (unsplit_whole_tiles): the loop over the row's two vectors is the outermost
-// along the columns, and its last iteration the edge.
+// no such loop (unsplit_whole_tiles): the loop over the row's two bands of 64 columns is the
+// outermost along the columns, and its last iteration the edge. (64 columns: one vector with
+// AVX-512, two with AVX2.)
 TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoops) {
   const AppSpace app("hist_eq");
   const hb::KernelDescription& kd = app.kd;
@@ -509,7 +510,7 @@ TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoo
                             {"subtile(input_clamped.d0)", std::to_string(vector_band)}},
                            "input_clamped");
   };
-  const auto one_tile_split = copy_cost(128, 2 * vw), two_tiles = copy_cost(64, vw), one_tile = copy_cost(128, vw);
+  const auto one_tile_split = copy_cost(128, 128), two_tiles = copy_cost(64, 64), one_tile = copy_cost(128, 64);
   ASSERT_TRUE(one_tile_split && two_tiles && one_tile);
   const double points = 128.0 * 128;
   const double share_all = 1.0 / 8 + 7.0 / 8, share_half = 1.0 / 8 + 7.0 / 8 * 0.5;
@@ -707,18 +708,20 @@ TEST(AnalyticModel, NothingSlidesWhereTheHostsTileIsOneSubtile) {
 // per row of depthwise_separable_conv's output (a tile as wide as the row, emitted without a
 // split), pointwise's buffer is as wide as the output, known at run time: LLVM cannot tell
 // the accumulators apart and loads and stores each at every step of the reduction. Per
-// subtile of 8 pixels by 16 channels the stride is a constant and they stay in registers.
+// subtile of 8 pixels by one vector of channels the stride is a constant and the 8
+// accumulators stay in registers (two vectors would need 16 with AVX2: all its registers).
 TEST(AnalyticModel, AccumulatorsAtAStrideKnownAtRunTimeLeaveTheRegisters) {
   const AppSpace app("depthwise_separable_conv");
+  const std::string vector = std::to_string(hb::host_target().natural_vector_size(Halide::Float(32)));
   auto update = [&](const std::string& location) {
     return stage_cost_with(app.kd, app.space,
                            {{"tile(pointwise_relu.y)", "1"}, {"subtile(pointwise_relu.y)", "1"},
                             {"tile(pointwise_relu.x)", "64"}, {"subtile(pointwise_relu.x)", "8"},
-                            {"tile(pointwise_relu.c)", "64"}, {"subtile(pointwise_relu.c)", "16"},
+                            {"tile(pointwise_relu.c)", "64"}, {"subtile(pointwise_relu.c)", vector},
                             {"location(pointwise)", location}, {"host(pointwise)", "pointwise_relu"},
                             {"vectorize(pointwise.update(0))", "YES"}, {"unroll(pointwise.update(0))", "YES"},
                             {"tile(pointwise.update(0).x)", "8"}, {"subtile(pointwise.update(0).x)", "8"},
-                            {"tile(pointwise.update(0).c)", "16"}, {"subtile(pointwise.update(0).c)", "16"}},
+                            {"tile(pointwise.update(0).c)", vector}, {"subtile(pointwise.update(0).c)", vector}},
                            "pointwise", 1);
   };
   const auto per_row = update("TILE"), per_subtile = update("SUBTILE");
