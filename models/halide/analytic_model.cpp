@@ -609,9 +609,9 @@ class Evaluator {
 
   // Seconds per point of `ops` in the vectorization context of stage (f, stage), one core;
   // an update keeping `register_vectors` accumulators in registers (0: none) runs its float
-  // arithmetic at the rate calibrated for register tiles of that size.
+  // arithmetic at the rate calibrated for register tiles of that size and loads per step.
   double compute_seconds_per_point(const std::vector<std::pair<std::string, double>>& ops, int f, int stage,
-                                   double register_vectors = 0) const {
+                                   double register_vectors = 0, double register_loads_per_step = 0) const {
     const FuncState& s = state_[f];
     if (s.where == Where::Inline) {
       // Evaluated wherever its consumers are: take the first resolved consumer's context.
@@ -631,7 +631,7 @@ class Evaluator {
     for (const auto& [type, n] : ops) {
       double rate;
       if (vec && register_vectors > 0 && type == "float32") {
-        rate = m_.register_tile_rate(register_vectors);
+        rate = m_.register_tile_rate(register_vectors, register_loads_per_step);
       } else if (vec && register_vectors > 0 && type == "int32") {
         // Index arithmetic of one step of the tile: its unrolled accumulators share it
         // (constant offsets from one address).
@@ -1103,8 +1103,17 @@ class Evaluator {
     const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
     const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers &&
                                constant_unrolled_stride(f, ch, st, ext);
+    // Loads per step of a register tile's reduction: a vector load per vector along the vector
+    // loop and a broadcast per unrolled column (an outer product, as in matmul or conv).
+    double tile_vectors_along_vector_loop = 1, tile_loads_per_step = 0;
+    if (register_tile && ch.vector_loop >= 0) {
+      const int v = ch.vector_loop;
+      tile_vectors_along_vector_loop = std::ceil(std::min<double>(ext[v], std::min(ch.tile[v], ch.subtile[v])) / vw);
+      tile_loads_per_step = tile_vectors_along_vector_loop + tile_vectors / tile_vectors_along_vector_loop;
+    }
     c.compute_s = c.points_computed / c.vector_efficiency *
-                  compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0) / c.cores_used;
+                  compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0, tile_loads_per_step) /
+                  c.cores_used;
     // A scan whose innermost loop carries its own dependency (iir_blur's: each step reads what
     // the last one stored) waits a step's latency per point; independent iterations inside
     // that loop (unrolled rows) hide it. iir_blur's anticausal scan with rows unrolled inside
@@ -1158,13 +1167,8 @@ class Evaluator {
       return fixed;
     };
     std::set<const hb::Edge*> shared_by_unrolled, shared_by_vectors;
-    double tile_vectors_along_vector_loop = 1;
     if (register_tile && ch.unroll && ch.unroll_loop >= 0) shared_by_unrolled = reads_fixed_along(ch.unroll_loop);
-    if (register_tile && ch.vector_loop >= 0) {
-      const int v = ch.vector_loop;
-      tile_vectors_along_vector_loop = std::ceil(std::min<double>(ext[v], std::min(ch.tile[v], ch.subtile[v])) / vw);
-      if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(v);
-    }
+    if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(ch.vector_loop);
     // Root buffers read over all productions together: a production's stencil halo overlaps
     // the next one's, and what the last production read is still cached (unsharp_mask's gray
     // per 4 output rows reads 10 input rows, 6 of them read just before).

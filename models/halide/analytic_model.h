@@ -11,7 +11,9 @@
 //  * compute: operations per point (its own plus those of Funcs inlined into it, per call)
 //    at the measured rate of each operation type, vectorized (lanes used vs the natural
 //    width, tails of the inner extent) or scalar, on the cores its parallel loop occupies
-//    (load imbalance when iterations do not divide evenly);
+//    (load imbalance when iterations do not divide evenly); an update whose accumulators
+//    stay in registers across its reduction at the rate calibrated for register tiles of
+//    as many accumulators and as many loads per step (one or two vectors wide);
 //  * memory: bytes of producers read per tile (footprints) from the level that holds them
 //    (a root Func or an input streams from the level that holds every buffer a run streams
 //    through, the inputs and the root Funcs, since the pipeline touches all of them between

@@ -189,14 +189,16 @@ double arith_rate(ArithKernel k, Type t, int lanes, bool scalar_rows, int cores,
   return double(width) * rows * k.ops_per_point / s / cores;
 }
 
-// Register-tiled reductions, the shape the space gives an update with a register tile: one
-// vector of outputs times `accumulators` unrolled columns summed over a long RDom, operands
-// in L1 (one vector load and `accumulators` broadcasts per step, each feeding one fused
-// multiply-add). Few accumulators leave the FMA latency exposed; enough of them keep both
-// FMA pipes busy, which is far above what `float_kernel` (adds in the mix) reaches.
+// Register-tiled reductions, the shape the space gives an update with a register tile:
+// `wide` vectors of outputs times `accumulators / wide` unrolled columns summed over a long
+// RDom, operands in L1 (per step `wide` vector loads and a broadcast per column, each
+// feeding `wide` fused multiply-adds). Few accumulators leave the FMA latency exposed; enough
+// of them keep both FMA pipes busy, which is far above what `float_kernel` (adds in the mix)
+// reaches; the loads compete for issue slots too, so a tile two vectors wide (fewer loads per
+// FMA) runs faster than one vector wide with as many accumulators.
 // Returns float32 operations (a Mul and an Add per FMA) per second per core.
-double register_tile_rate(int accumulators, int cores, const Target& target, const CalibrationOptions& o) {
-  const int lanes = target.natural_vector_size(Float(32)), depth = 256;
+double register_tile_rate(int accumulators, int wide, int cores, const Target& target, const CalibrationOptions& o) {
+  const int lanes = target.natural_vector_size(Float(32)), depth = 256, columns = accumulators / wide;
   Var c("c"), x("x"), y("y"), k("k");
   Func a("calib_tile_a"), b("calib_tile_b"), sum("calib_tile_sum"), f("calib_tile");
   RDom r(0, depth);
@@ -205,20 +207,21 @@ double register_tile_rate(int accumulators, int cores, const Target& target, con
   sum(c, x, y) = cast<float>(y);
   sum(c, x, y) += a(c, r) * b(x, r);
   f(c, x, y) = sum(c, x, y);
-  f.bound(c, 0, lanes).bound(x, 0, accumulators);
+  f.bound(c, 0, lanes * wide).bound(x, 0, columns);
   a.compute_root().vectorize(c, lanes);
   b.compute_root();
-  f.vectorize(c).unroll(x).parallel(y, 8);
+  // vectorize(c, lanes) splits c: the vector loop inside, the `wide` vectors outside, unrolled.
+  f.vectorize(c, lanes).unroll(c).unroll(x).parallel(y, 8);
   // Computed per output row, as the space computes an update inside its consumer's tile.
-  sum.compute_at(f, y).vectorize(c).unroll(x);
-  sum.update().reorder(c, x, r, y).vectorize(c).unroll(x);
+  sum.compute_at(f, y).vectorize(c, lanes).unroll(c).unroll(x);
+  sum.update().reorder(c, x, r, y).vectorize(c, lanes).unroll(c).unroll(x);
   f.compile_jit(target);
   // Whole parallel tasks: updates round their splits up.
   const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 22, [&](int n) {
-    Buffer<float> out(lanes, accumulators, n);
+    Buffer<float> out(lanes * wide, columns, n);
     f.realize(out, target);
   });
-  Buffer<float> out(lanes, accumulators, rows);
+  Buffer<float> out(lanes * wide, columns, rows);
   const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
 }
@@ -468,9 +471,14 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   }
 
   for (int acc : {1, 2, 4, 8, 12}) {
-    m.register_tile.push_back({acc, register_tile_rate(acc, m.cores, target, o)});
+    m.register_tile.push_back({acc, register_tile_rate(acc, 1, m.cores, target, o)});
     log("register tile of " + std::to_string(acc) + " vectors Gops/s/core: f32 " +
         std::to_string(m.register_tile.back().float32 * 1e-9));
+  }
+  for (int acc : {4, 8, 12}) {
+    m.register_tile_wide.push_back({acc, register_tile_rate(acc, 2, m.cores, target, o)});
+    log("register tile of 2 x " + std::to_string(acc / 2) + " vectors Gops/s/core: f32 " +
+        std::to_string(m.register_tile_wide.back().float32 * 1e-9));
   }
 
   m.gather_lanes_per_s = gather_rate(m.cores, target, o);

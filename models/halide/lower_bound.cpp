@@ -129,6 +129,7 @@ class Bounder {
     if (type.rfind("float", 0) == 0) {
       r = std::max(r, m_.vector.int32);
       for (const RegisterTileRate& t : m_.register_tile) r = std::max(r, t.float32);
+      for (const RegisterTileRate& t : m_.register_tile_wide) r = std::max(r, t.float32);
     }
     return r;
   }

@@ -128,9 +128,15 @@ double MachineDescription::row_stream_share(double streams) const {
   return best > 0 ? rate / best : 1;
 }
 
-double MachineDescription::register_tile_rate(double vectors) const {
+double MachineDescription::register_tile_rate(double vectors, double loads_per_step) const {
   if (register_tile.empty()) return vector.float32;
-  return interpolate(register_tile, vectors, accumulators_of, float32_of);
+  const double narrow = interpolate(register_tile, vectors, accumulators_of, float32_of);
+  if (register_tile_wide.empty() || loads_per_step <= 0 || vectors < register_tile_wide.front().accumulators)
+    return narrow;
+  const double wide = interpolate(register_tile_wide, vectors, accumulators_of, float32_of);
+  const double narrow_loads = 1 + vectors, wide_loads = 2 + vectors / 2;
+  const double t = std::clamp((loads_per_step - wide_loads) / (narrow_loads - wide_loads), 0.0, 1.0);
+  return wide + (narrow - wide) * t;
 }
 
 const Bandwidth& MachineDescription::level_for(double bytes) const {
@@ -224,6 +230,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"unvectorized_ops_per_s_per_core", m.unvectorized},
                      {"vector_ops_per_s_per_core", m.vector},
                      {"register_tile_ops_per_s_per_core", m.register_tile},
+                     {"register_tile_wide_ops_per_s_per_core", m.register_tile_wide},
                      {"gather_lanes_per_s_per_core", m.gather_lanes_per_s},
                      {"recurrence_step_s", m.recurrence_step_s},
                      {"variable_division_lanes_per_s_per_core", m.variable_division_lanes_per_s},
@@ -260,6 +267,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("unvectorized_ops_per_s_per_core").get_to(m.unvectorized);
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
   j.at("register_tile_ops_per_s_per_core").get_to(m.register_tile);
+  m.register_tile_wide = j.value("register_tile_wide_ops_per_s_per_core", std::vector<RegisterTileRate>{});
   j.at("gather_lanes_per_s_per_core").get_to(m.gather_lanes_per_s);
   j.at("recurrence_step_s").get_to(m.recurrence_step_s);
   j.at("variable_division_lanes_per_s_per_core").get_to(m.variable_division_lanes_per_s);
@@ -356,6 +364,8 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
   positive(m.recurrence_step_s, "recurrence step");
   positive(m.variable_division_lanes_per_s, "division rate");
   check_table(m.register_tile, accumulators_of, float32_of, "register tile float32 throughput", p);
+  if (!m.register_tile_wide.empty())
+    check_table(m.register_tile_wide, accumulators_of, float32_of, "wide register tile float32 throughput", p);
   check_table(m.row_streams, rows_of, bytes_per_s_of, "row stream bandwidth", p);
   if (m.bandwidth.size() != 4) p.push_back("expected 4 bandwidth levels (L1, L2, L3, DRAM)");
   for (const Bandwidth& b : m.bandwidth) {

@@ -86,7 +86,11 @@ struct MachineDescription {
   Throughput unvectorized;  // per core, loops Halide did not vectorize (LLVM auto-vectorizes
                             // simple ones: close to `vector` on this kind of kernel)
   Throughput vector;        // per core, natural-width SIMD code
-  std::vector<RegisterTileRate> register_tile;  // ascending accumulators
+  std::vector<RegisterTileRate> register_tile;  // ascending accumulators, one vector wide
+  // The same two vectors wide (2 x accumulators/2): per step 2 vector loads and
+  // accumulators/2 broadcasts instead of 1 and `accumulators`. Empty in machine files
+  // calibrated before it was measured.
+  std::vector<RegisterTileRate> register_tile_wide;
   double gather_lanes_per_s = 0;  // per core: lanes a vectorized table lookup (L1) loads
   double variable_division_lanes_per_s = 0;  // per core: int32 lanes divided by a runtime value
   double recurrence_step_s = 0;  // one step of a float recurrence through memory (its latency)
@@ -109,8 +113,12 @@ struct MachineDescription {
   // The bandwidth of the smallest level whose capacity holds `bytes` (all cores).
   const Bandwidth& level_for(double bytes) const;
   // Float ops/s per core of a register tile of `vectors` accumulators: the calibrated rates,
-  // interpolated linearly between their tile sizes (the nearest one beyond them).
-  double register_tile_rate(double vectors) const;
+  // interpolated linearly between their tile sizes (the nearest one beyond them). A tile
+  // shaped as the outer product of its vector loads and its broadcasts makes
+  // `loads_per_step` loads per step of its reduction (0: as calibrated one vector wide,
+  // 1 + vectors): between the one- and the two-vector-wide calibrations' loads per step,
+  // the rate is interpolated linearly in loads (fewer loads leave the FMA pipes busier).
+  double register_tile_rate(double vectors, double loads_per_step = 0) const;
   // Share of the best DRAM streaming rate left when a loop nest walks `streams` rows of
   // buffers at once (reads and writes together; the calibrated rates, interpolated).
   double row_stream_share(double streams) const;

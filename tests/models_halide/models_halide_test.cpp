@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -78,6 +79,7 @@ TEST(Machine, JsonRoundTrip) {
   m.unvectorized = {5e9, 6e9, 7e9, 8e9};
   m.vector = {1e10, 2e10, 3e10, 4e10};
   m.register_tile = {{1, 1.5e10}, {4, 4.5e10}, {8, 6e10}};
+  m.register_tile_wide = {{4, 5e10}, {8, 9e10}};
   m.gather_lanes_per_s = 2e9;
   m.variable_division_lanes_per_s = 3e8;
   m.recurrence_step_s = 2e-9;
@@ -106,6 +108,19 @@ TEST(Machine, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(r.register_tile_rate(2), 2.5e10);   // interpolated between 1 and 4
   EXPECT_DOUBLE_EQ(r.register_tile_rate(12), 6e10);    // the largest tile measured
   EXPECT_DOUBLE_EQ(r.register_tile_rate(0.5), 1.5e10);
+  // Tiles two vectors wide: 6 loads per step for 8 accumulators (9 one vector wide).
+  EXPECT_DOUBLE_EQ(r.register_tile_rate(8, 9), 6e10);
+  EXPECT_DOUBLE_EQ(r.register_tile_rate(8, 6), 9e10);
+  EXPECT_DOUBLE_EQ(r.register_tile_rate(8, 7.5), 7.5e10);  // halfway in loads
+  EXPECT_DOUBLE_EQ(r.register_tile_rate(8, 4), 9e10);
+  EXPECT_DOUBLE_EQ(r.register_tile_rate(2, 3), 2.5e10);    // narrower than any wide tile measured
+  // Machine files calibrated before the wide tiles were measured still load.
+  nlohmann::json old_file = nlohmann::json(m);
+  old_file.erase("register_tile_wide_ops_per_s_per_core");
+  std::ofstream(path) << old_file.dump();
+  const mh::MachineDescription old_machine = mh::load_machine(path);
+  EXPECT_TRUE(old_machine.register_tile_wide.empty());
+  EXPECT_DOUBLE_EQ(old_machine.register_tile_rate(8, 6), 6e10);
   // Streams count reads and writes (the calibration's rows are both): 16 streams are its 8 rows.
   EXPECT_DOUBLE_EQ(r.row_stream_share(16), 1.0);
   EXPECT_DOUBLE_EQ(r.row_stream_share(128), 0.4);
@@ -399,7 +414,12 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   const AppSpace app("matmul");
   const hb::KernelDescription& kd = app.kd;
   const candor::HalideCpuSpace& space = app.space;
-  const mh::AnalyticModel model(machine());
+  // A machine whose tiles two vectors wide run 1.5x faster than one vector wide.
+  mh::MachineDescription wide_machine = machine();
+  wide_machine.register_tile_wide.clear();
+  for (const mh::RegisterTileRate& r : machine().register_tile)
+    if (r.accumulators >= 4) wide_machine.register_tile_wide.push_back({r.accumulators, 1.5 * r.float32});
+  const mh::AnalyticModel model(wide_machine);
   // In vectors of this target's width (8 floats with AVX2, 16 with AVX-512).
   const int vw = hb::host_target().natural_vector_size(Halide::Float(32));
   auto update_cost = [&](int x_vectors, const std::string& y_subtile = "8") {
@@ -425,14 +445,20 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   EXPECT_LT(tile.store_s, loop.store_s / 100);
   // Its float arithmetic runs at the rate calibrated for tiles of 8 accumulators, the loop's at
   // the plain vector rate (same points, same operations).
-  const double tile_rate = machine().register_tile_rate(8), vector_rate = machine().vector.float32;
+  const double tile_rate = wide_machine.register_tile_rate(8), vector_rate = wide_machine.vector.float32;
   EXPECT_EQ(tile.compute_s < loop.compute_s, tile_rate > vector_rate);
   // Two vectors of x (a constant two-trip loop LLVM unrolls) times 4 rows: 8 accumulators,
   // still a register tile: per 8 vector FMAs, 2 vector loads of B (each shared by the 4 rows)
   // and 4 broadcasts of A (each shared by the 2 vectors); four vectors times 8 rows need 32
   // registers, more than the model allows.
-  EXPECT_NEAR(update_cost(2, "4").loads_per_point, 1.0 / 4 + 1.0 / 2 + 1.0 / 512, 1e-9);
+  const mh::StageCost two_by_four = update_cost(2, "4");
+  EXPECT_NEAR(two_by_four.loads_per_point, 1.0 / 4 + 1.0 / 2 + 1.0 / 512, 1e-9);
   EXPECT_NEAR(update_cost(4, "8").loads_per_point, 3.0, 1e-9);
+  // 6 loads per step instead of 9: its float arithmetic at the rate calibrated two vectors
+  // wide, 1.5x the one-wide (its index arithmetic at the same rate as the one-wide tile's).
+  const double one_by_eight = update_cost(1, "8").compute_s;
+  EXPECT_LT(two_by_four.compute_s, one_by_eight * 0.8);
+  EXPECT_GE(two_by_four.compute_s, one_by_eight / 1.5);
 }
 
 // camera_pipe's tone curve is a table lookup (a data-dependent index). With `curved` inlined
