@@ -135,6 +135,7 @@ double MachineDescription::register_tile_rate(double vectors, double loads_per_s
     return narrow;
   const double wide = interpolate(register_tile_wide, vectors, accumulators_of, float32_of);
   const double narrow_loads = 1 + vectors, wide_loads = 2 + vectors / 2;
+  if (narrow_loads <= wide_loads) return narrow;  // 2 accumulators: both shapes load 3 a step
   const double t = std::clamp((loads_per_step - wide_loads) / (narrow_loads - wide_loads), 0.0, 1.0);
   return wide + (narrow - wide) * t;
 }

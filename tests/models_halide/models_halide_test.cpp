@@ -114,6 +114,9 @@ TEST(Machine, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(r.register_tile_rate(8, 7.5), 7.5e10);  // halfway in loads
   EXPECT_DOUBLE_EQ(r.register_tile_rate(8, 4), 9e10);
   EXPECT_DOUBLE_EQ(r.register_tile_rate(2, 3), 2.5e10);    // narrower than any wide tile measured
+  mh::MachineDescription two_by_one = r;  // a wide table from 2 x 1: the same loads as 1 x 2
+  two_by_one.register_tile_wide = {{2, 3e10}, {8, 9e10}};
+  EXPECT_DOUBLE_EQ(two_by_one.register_tile_rate(2, 3), 2.5e10);
   // Machine files calibrated before the wide tiles were measured still load.
   nlohmann::json old_file = nlohmann::json(m);
   old_file.erase("register_tile_wide_ops_per_s_per_core");
