@@ -1143,7 +1143,8 @@ class Evaluator {
       return &level == &m_.bandwidth.back() ? bw * dram_share : bw;
     };
     const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
-    double load_s = 0, loads_per_point = 0;
+    double loads_per_point = 0;
+    StageCost::LoadParts& parts = c.load_parts;
     // Each read with the region it covers and how the reading loops move per step of the
     // emitted innermost loop (through inlined Funcs: their loops).
     std::vector<double> unit(ext.size(), 0.0);
@@ -1218,10 +1219,11 @@ class Evaluator {
         // A reader computed in this stage's loop nest, or before it in the same tile, has just
         // brought these lines in (unsharp_mask's output reads the input rows gray read).
         const Bandwidth& from = warm_level(f, e->producer, level);
-        load_s += fresh / std::max(bandwidth_of(from), 1.0);
-        if (reread > 0 && reread_level != &m_.bandwidth.front()) load_s += reread / std::max(bandwidth_of(*reread_level), 1.0);
+        parts.levels_s += fresh / std::max(bandwidth_of(from), 1.0);
+        if (reread > 0 && reread_level != &m_.bandwidth.front())
+          parts.levels_s += reread / std::max(bandwidth_of(*reread_level), 1.0);
       } else if (&level != &m_.bandwidth.front()) {
-        load_s += s.productions * bytes / std::max(bandwidth_of(level), 1.0);
+        parts.levels_s += s.productions * bytes / std::max(bandwidth_of(level), 1.0);
       }
       // Strided innermost access: a cache line per point, from where the lines the
       // innermost loop touches fit.
@@ -1229,12 +1231,12 @@ class Evaluator {
       if (stride >= o_.cache_line_bytes && !ext.empty()) {
         const double lines = inner_extent * o_.cache_line_bytes;
         const double lbw = m_.level_for(std::min(lines * m_.cores, total_bytes)).with_cores(cores, m_.cores);
-        load_s += c.points_computed * calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
+        parts.strided_s += c.points_computed * calls * o_.cache_line_bytes / std::max(lbw, 1.0) / c.vector_efficiency;
       }
     });
     // Every load instruction is served by L1 at least.
     const double elem = std::max(1, fi.bytes_per_point);
-    load_s += c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
+    parts.l1_s = c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
     // A load at data-dependent indices in a vectorized loop is a gather: where plain code
     // loads a vector, it loads lane by lane (unvectorized code already pays per lane).
     double gathered = ch.vectorize ? lane_by_lane.gathers : 0;
@@ -1256,7 +1258,7 @@ class Evaluator {
         gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below);
     }
     if (gathered > 0)
-      load_s += c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
+      parts.gathers_s = c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
     // Walks down columns of root buffers that lose their lines from L2 between passes.
     if (m_.column_walk.all_cores > 0 && !ext.empty()) {
       const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;
@@ -1265,11 +1267,11 @@ class Evaluator {
                                             m_.l2_geometry, l2_lines);
       for (const auto& [buffer, lines] : walked) {
         c.column_walk_lines += s.productions * lines;
-        load_s += s.productions * lines /
-                  std::max(1.0, column_walk_rate(m_, std::max(root_buffer_bytes(buffer), streamed), cores));
+        parts.column_walk_s += s.productions * lines /
+                               std::max(1.0, column_walk_rate(m_, std::max(root_buffer_bytes(buffer), streamed), cores));
       }
     }
-    c.load_s = load_s;
+    c.load_s = parts.levels_s + parts.strided_s + parts.l1_s + parts.gathers_s + parts.column_walk_s;
     const double out_total =
         s.where == Where::Root ? std::max(double(fi.points()) * fi.bytes_per_point, streamed) : s.buffer_bytes * m_.cores;
     c.store_s = c.points_computed * fi.bytes_per_point / std::max(bandwidth_of(m_.level_for(out_total)), 1.0);

@@ -79,6 +79,12 @@ struct StageCost {
   double compute_s = 0;
   double column_walk_lines = 0;  // lines fetched in short runs down columns (traversal.h)
   double load_s = 0;       // producers' bytes from their level + L1 loads + column walks
+  // load_s by cause (they sum to it): producers' lines from the level holding them, strided
+  // innermost reads (a line a point), every load instruction through L1, lane-by-lane
+  // gathers, and column walks (`candor search --explain` prints them).
+  struct LoadParts {
+    double levels_s = 0, strided_s = 0, l1_s = 0, gathers_s = 0, column_walk_s = 0;
+  } load_parts;
   double store_s = 0;
   double parallel_s = 0;   // launches + tasks
   double allocation_s = 0;

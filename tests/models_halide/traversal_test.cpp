@@ -113,6 +113,19 @@ TEST(Traversal, ModelChargesHarrisColumnWalk) {
   EXPECT_GT(walked_columns, 1e6);
   EXPECT_LT(walked_rows, walked_columns / 100);
   EXPECT_GT(columns.seconds, 3 * rows.seconds);
+  // The load term's parts (what `candor search --explain` prints) add up to it, and the
+  // column walks are where the column-major schedule's time goes.
+  double walk_s = 0, other_s = 0;
+  for (const mh::Prediction* p : {&columns, &rows})
+    for (const mh::StageCost& c : p->stages) {
+      const auto& l = c.load_parts;
+      EXPECT_NEAR(l.levels_s + l.l1_s + l.strided_s + l.gathers_s + l.column_walk_s, c.load_s, 1e-12);
+      if (p == &columns) {
+        walk_s += l.column_walk_s;
+        other_s += l.levels_s + l.l1_s + l.strided_s + l.gathers_s;
+      }
+    }
+  EXPECT_GT(walk_s, other_s);
 }
 
 }  // namespace
