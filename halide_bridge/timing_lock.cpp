@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
 
 #include "error.h"
 
@@ -16,10 +18,15 @@ TimingLock::TimingLock(const std::string& path, Mode mode) {
   fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd_ < 0) throw BridgeError("cannot open the timing lock " + path + ": " + std::strerror(errno));
   const int operation = mode == Mode::Exclusive ? LOCK_EX : LOCK_SH;
-  int status;
-  do {
-    status = flock(fd_, operation);
-  } while (status != 0 && errno == EINTR);
+  int status = flock(fd_, operation | LOCK_NB);
+  if (status != 0 && (errno == EWOULDBLOCK || errno == EINTR)) {
+    const bool announce = std::getenv(kClockLinesEnv) != nullptr;
+    if (announce) std::cout << kClockStopLine << std::endl;
+    do {
+      status = flock(fd_, operation);
+    } while (status != 0 && errno == EINTR);
+    if (announce) std::cout << kClockStartLine << std::endl;
+  }
   if (status != 0) {
     const std::string reason = std::strerror(errno);
     close(fd_);

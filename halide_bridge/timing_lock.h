@@ -14,8 +14,8 @@ namespace candor::halide_bridge {
 class TimingLock {
  public:
   enum class Mode { Shared, Exclusive };
-  // Blocks until the lock is held. An empty path is no lock. Throws BridgeError when the
-  // file cannot be opened or locked.
+  // Blocks until the lock is held (announcing a wait that blocks, see kClockLinesEnv). An
+  // empty path is no lock. Throws BridgeError when the file cannot be opened or locked.
   TimingLock(const std::string& path, Mode mode);
   ~TimingLock();
   TimingLock(const TimingLock&) = delete;
@@ -24,6 +24,16 @@ class TimingLock {
  private:
   int fd_ = -1;
 };
+
+// Time spent waiting for the lock is the other work's, not the waiter's. A measuring process
+// whose parent limits its time (scheduler::run_child sets kClockLinesEnv in the child's
+// environment) prints kClockStopLine on its standard output before it blocks on the lock and
+// kClockStartLine once it holds it, and the parent stops its clocks in between: a build
+// holding the lock shared for minutes (`flock -s`) used to time out every measurement that
+// waited to time.
+inline constexpr const char* kClockLinesEnv = "CANDOR_CLOCK_LINES";
+inline constexpr const char* kClockStopLine = "#candor-clock stop";
+inline constexpr const char* kClockStartLine = "#candor-clock start";
 
 // Where sample collection keeps its lock by default: one file per machine.
 inline const char* default_timing_lock_path() { return "/tmp/candor_timing.lock"; }

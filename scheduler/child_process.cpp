@@ -9,11 +9,24 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
+
+#include "halide_bridge/timing_lock.h"
+
+extern char** environ;
 
 namespace candor::scheduler {
 
 ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds, double line_timeout_seconds) {
+  // The child's environment, built before fork (the child may only exec): ours, plus the
+  // variable that asks a measuring child to announce waits for the timing lock.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  env_strings.push_back(std::string(halide_bridge::kClockLinesEnv) + "=1");
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
   const auto start = std::chrono::steady_clock::now();
@@ -32,7 +45,7 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    execv(args[0], args.data());
+    execve(args[0], args.data(), envp.data());
     _exit(127);
   }
   close(pipe_fds[1]);
@@ -41,11 +54,17 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  bool open = true;
-  double last_line = 0;  // when the last complete line arrived
-  while (open) {
-    const double now = elapsed();
-    const double left = std::min(timeout_seconds - now, line_timeout_seconds - (now - last_line));
+  // The limits count the child's own time: not the stretches between a clock-stop line and
+  // the next clock-start line (waits for the timing lock).
+  bool paused = false;
+  double paused_at = 0, paused_total = 0;
+  auto charged = [&] { return (paused ? paused_at : elapsed()) - paused_total; };
+  std::string pending;    // the line being received
+  double last_line = 0;   // charged time when the last complete line arrived
+  for (;;) {
+    const double now = charged();
+    const double left = paused ? std::numeric_limits<double>::infinity()
+                               : std::min(timeout_seconds - now, line_timeout_seconds - (now - last_line));
     if (left <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);
@@ -55,16 +74,25 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
     pollfd p{pipe_fds[0], POLLIN, 0};
     int ready = poll(&p, 1, static_cast<int>(std::min(left, 0.2) * 1000) + 1);
     if (ready < 0 && errno != EINTR) break;
-    if (ready > 0) {
-      ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
-      if (n > 0) {
-        result.output.append(buffer, static_cast<size_t>(n));
-        if (std::find(buffer, buffer + n, '\n') != buffer + n) last_line = elapsed();
+    if (ready <= 0) continue;
+    const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+    if (n <= 0) break;
+    pending.append(buffer, static_cast<size_t>(n));
+    for (size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
+      const std::string line = pending.substr(0, end);
+      if (line == halide_bridge::kClockStopLine) {
+        if (!paused) paused_at = elapsed();
+        paused = true;
+      } else if (line == halide_bridge::kClockStartLine) {
+        if (paused) paused_total += elapsed() - paused_at;
+        paused = false;
       } else {
-        open = false;
+        result.output += line + "\n";
       }
+      last_line = charged();
     }
   }
+  result.output += pending;  // a line cut short by the end or the kill
   close(pipe_fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -20,7 +20,9 @@ struct ChildResult {
 // argv[0] is the executable's path. Standard error is passed through. The child is killed
 // (timed_out) after `timeout_seconds` in all, or after `line_timeout_seconds` without
 // finishing a line of output: a child that reports one result a line and hangs on one item
-// then costs that item's limit, not the whole batch's.
+// then costs that item's limit, not the whole batch's. Neither limit runs while the child
+// waits for the machine's timing lock: it says so with the clock lines of
+// halide_bridge/timing_lock.h, which are not kept in `output`. `seconds` is wall time.
 ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds,
                       double line_timeout_seconds = std::numeric_limits<double>::infinity());
 

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <numeric>
+#include <sstream>
 #include <thread>
 
 #include "compile.h"
@@ -152,6 +154,31 @@ TEST(TimingLock, ExclusiveWaitsForEverySharedHolder) {
   timer.join();
   EXPECT_TRUE(timed);
   EXPECT_THROW(TimingLock(dir + "/no/such/folder/lock", TimingLock::Mode::Shared), BridgeError);
+  std::filesystem::remove_all(dir);
+}
+
+// Under a parent that limits its time (kClockLinesEnv set), a wait that blocks is announced on
+// standard output with the clock lines; a lock taken at once prints nothing.
+TEST(TimingLock, AnnouncesAWaitThatBlocks) {
+  const std::string dir = temp_dir("timing_lock_lines");
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/lock";
+  setenv(kClockLinesEnv, "1", 1);
+  std::ostringstream captured;
+  std::streambuf* saved = std::cout.rdbuf(captured.rdbuf());
+  { TimingLock free(path, TimingLock::Mode::Exclusive); }
+  const std::string after_free = captured.str();
+  std::thread waiter;
+  {
+    TimingLock compiling(path, TimingLock::Mode::Shared);
+    waiter = std::thread([&] { TimingLock timing(path, TimingLock::Mode::Exclusive); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  waiter.join();
+  std::cout.rdbuf(saved);
+  unsetenv(kClockLinesEnv);
+  EXPECT_EQ(after_free, "");
+  EXPECT_EQ(captured.str(), std::string(kClockStopLine) + "\n" + kClockStartLine + "\n");
   std::filesystem::remove_all(dir);
 }
 

@@ -17,6 +17,7 @@
 
 #include "autotune.h"
 #include "child_process.h"
+#include "halide_bridge/timing_lock.h"
 
 namespace {
 
@@ -189,6 +190,23 @@ TEST(ChildProcess, AChildSilentForTooLongAfterALineIsKilled) {
   EXPECT_FALSE(done.timed_out);
   EXPECT_EQ(done.exit_status, 0);
   EXPECT_EQ(done.output, "a\nb\n");
+}
+
+// A child waiting for the timing lock stops both clocks (halide_bridge/timing_lock.h): the
+// wait counts against neither limit, and the clock lines are not part of its output. After
+// the clock starts again the limits apply as before.
+TEST(ChildProcess, TimeBetweenClockLinesIsNotCharged) {
+  using candor::scheduler::run_child;
+  const std::string stop = candor::halide_bridge::kClockStopLine, go = candor::halide_bridge::kClockStartLine;
+  const auto waited = run_child(
+      {"/bin/sh", "-c", "echo a; echo '" + stop + "'; sleep 2.5; echo '" + go + "'; sleep 0.3; echo b"}, 2, 1.5);
+  EXPECT_FALSE(waited.timed_out);
+  EXPECT_EQ(waited.output, "a\nb\n");
+  EXPECT_GT(waited.seconds, 2.5);
+  const auto hung = run_child({"/bin/sh", "-c", "echo '" + stop + "'; sleep 0.5; echo '" + go + "'; sleep 30"}, 60, 1.5);
+  EXPECT_TRUE(hung.timed_out);
+  EXPECT_EQ(hung.output, "");
+  EXPECT_LT(hung.seconds, 10);
 }
 
 // A child does not outlive the process that started it: killed with it, it cannot run on
