@@ -47,7 +47,10 @@ std::vector<std::string> collect_command(const std::string& out, const std::stri
   for (const std::string& a : {std::string("--pipelines"), pipelines, std::string("--schedules-per-pipeline"),
                                std::to_string(kSchedules), std::string("--runs"), std::string("1"),
                                std::string("--timeout"), std::string("60"), std::string("--machine"),
-                               std::string(CANDOR_MACHINE_FILE)})
+                               std::string(CANDOR_MACHINE_FILE),
+                               // A lock of its own: the machine-wide one is shared with any
+                               // real collection or `flock -s` build running beside the tests.
+                               std::string("--timing-lock"), out + ".lock"})
     argv.push_back(a);
   if (!worker.empty()) {
     argv.push_back("--worker");
@@ -118,6 +121,7 @@ class CollectRun : public ::testing::Test {
     if (HasFailure()) std::cerr << "collector output:\n" << log_of(log_);
     fs::remove_all(dir_);
     fs::remove(log_);
+    fs::remove(dir_ + ".lock");
   }
   // Every key of the merged dataset, checking each record's shape.
   std::map<std::string, int> merged_keys() const {
