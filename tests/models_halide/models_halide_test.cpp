@@ -461,7 +461,8 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   // wide, 1.5x the one-wide (its index arithmetic at the same rate as the one-wide tile's).
   const double one_by_eight = update_cost(1, "8").compute_s;
   EXPECT_LT(two_by_four.compute_s, one_by_eight * 0.8);
-  EXPECT_GE(two_by_four.compute_s, one_by_eight / 1.5);
+  // (Equal when the index arithmetic costs nothing: allow the rounding.)
+  EXPECT_GE(two_by_four.compute_s, one_by_eight / 1.5 * (1 - 1e-9));
 }
 
 // camera_pipe's tone curve is a table lookup (a data-dependent index). With `curved` inlined
