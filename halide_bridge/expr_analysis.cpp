@@ -164,6 +164,7 @@ OpCounts& OpCounts::operator+=(const OpCounts& o) {
   mul += o.mul;
   div += o.div;
   variable_div += o.variable_div;
+  for (const auto& [k, v] : o.constant_div_by_type) constant_div_by_type[k] += v;
   minmax += o.minmax;
   compare += o.compare;
   logic += o.logic;
@@ -221,6 +222,9 @@ class OpCounter : public HI::IRVisitor {
   template <typename T>
   void division(const T* op) {
     if (!op->type.is_float() && !HI::is_const(op->b)) counts.variable_div += 1;
+    int log2_divisor = 0;
+    if (!op->type.is_float() && HI::is_const(op->b) && !HI::is_const_power_of_two_integer(op->b, &log2_divisor))
+      counts.constant_div_by_type[type_name(op->type)] += 1;
     arith(op, &OpCounts::div);
   }
   void visit(const HI::Div* op) override { division(op); }
@@ -287,6 +291,7 @@ void to_json(nlohmann::json& j, const OpCounts& c) {
                      {"mul", c.mul},
                      {"div", c.div},
                      {"variable_div", c.variable_div},
+                     {"constant_div_by_type", c.constant_div_by_type},
                      {"minmax", c.minmax},
                      {"compare", c.compare},
                      {"logic", c.logic},

@@ -62,6 +62,10 @@ struct OpCounts {
   // count): Halide cannot turn them into multiplies, and x86 has no SIMD integer division,
   // so each lane divides on its own.
   int variable_div = 0;
+  // Integer ones by a constant that is not a power of two, by type: Halide multiplies by a
+  // magic number and keeps the high half, which for 32-bit lanes on AVX2 means widening to
+  // 64 bits (box_blur's `sum / 3` of uint32 took 4x the time of the sum alone).
+  std::map<std::string, int> constant_div_by_type;
   int minmax = 0;          // Min, Max
   int compare = 0;         // EQ NE LT LE GT GE
   int logic = 0;           // And Or Not

@@ -569,6 +569,9 @@ class Evaluator {
   std::vector<std::pair<std::string, double>> weighted_ops(const hb::OpCounts& ops) const {
     std::vector<std::pair<std::string, double>> r;
     for (const auto& [type, n] : ops.by_type) r.emplace_back(type, n * (type == "int32" ? o_.index_op_weight : 1.0));
+    // A division by a constant is a sequence of operations (by_type counted it as one).
+    for (const auto& [type, n] : ops.constant_div_by_type)
+      r.emplace_back(type, n * (m_.constant_division_ops(type) - 1));
     return r;
   }
 

@@ -119,6 +119,11 @@ double float32_of(const RegisterTileRate& r) { return r.float32; }
 
 }  // namespace
 
+double MachineDescription::constant_division_ops(const std::string& type) const {
+  const double divided = constant_division_lanes_per_s.for_type(type);
+  return divided > 0 ? std::max(1.0, vector.for_type(type) / divided) : 1.0;
+}
+
 double MachineDescription::row_stream_share(double streams) const {
   if (row_streams.empty()) return 1;
   double best = 0;
@@ -235,6 +240,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"gather_lanes_per_s_per_core", m.gather_lanes_per_s},
                      {"recurrence_step_s", m.recurrence_step_s},
                      {"variable_division_lanes_per_s_per_core", m.variable_division_lanes_per_s},
+                     {"constant_division_lanes_per_s_per_core", m.constant_division_lanes_per_s},
                      {"read_bandwidth_bytes_per_s", m.bandwidth},
                      {"copy_bandwidth_dram_bytes_per_s", m.copy_bandwidth_dram},
                      {"row_streams_copy_bytes_per_s", m.row_streams},
@@ -272,6 +278,8 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("gather_lanes_per_s_per_core").get_to(m.gather_lanes_per_s);
   j.at("recurrence_step_s").get_to(m.recurrence_step_s);
   j.at("variable_division_lanes_per_s_per_core").get_to(m.variable_division_lanes_per_s);
+  if (j.contains("constant_division_lanes_per_s_per_core"))
+    j.at("constant_division_lanes_per_s_per_core").get_to(m.constant_division_lanes_per_s);
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
   j.at("row_streams_copy_bytes_per_s").get_to(m.row_streams);

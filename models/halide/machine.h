@@ -93,6 +93,10 @@ struct MachineDescription {
   std::vector<RegisterTileRate> register_tile_wide;
   double gather_lanes_per_s = 0;  // per core: lanes a vectorized table lookup (L1) loads
   double variable_division_lanes_per_s = 0;  // per core: int32 lanes divided by a runtime value
+  // Per core, vectorized: lanes divided by a constant (not a power of two), per integer
+  // width; zero in machine files calibrated before it was measured (then a division costs
+  // one operation, as any other).
+  Throughput constant_division_lanes_per_s;
   double recurrence_step_s = 0;  // one step of a float recurrence through memory (its latency)
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
@@ -108,6 +112,9 @@ struct MachineDescription {
   std::string measured_at;           // ISO date-time of the calibration
   double calibration_seconds = 0;
 
+  // Operations of the vector rate of `type` that one lane of its division by a constant
+  // takes (at least 1).
+  double constant_division_ops(const std::string& type) const;
   // Lanes of one natural vector of elements of `bits` bits.
   int lanes_for_bits(int bits) const;
   // The bandwidth of the smallest level whose capacity holds `bytes` (all cores).

@@ -18,9 +18,17 @@ LineFootprint line_footprint(const std::vector<double>& box, const std::vector<d
   }
   stride *= k < shape.size() ? shape[k] : box[k];
   for (size_t d = k + 1; d < box.size(); ++d) f.rows *= box[d];
-  // A run of r bytes starting at a random element spans (r - elem) / line + 1 lines.
-  f.run_lines = std::max(1.0, (run * elem_bytes - elem_bytes) / line_bytes + 1);
   f.row_stride_bytes = stride;
+  const double run_bytes = run * elem_bytes;
+  // Tiles a power of two wide start at multiples of their width (splits start at the
+  // buffer's origin, which Halide aligns): on rows a whole number of lines apart such a run
+  // starts at a line boundary, or lies inside one line. Other runs (a stencil's, a tile plus
+  // its halo) start anywhere: r bytes from a random element span (r - elem) / line + 1 lines.
+  const auto whole_bytes = int64_t(run_bytes);
+  const bool aligned = double(whole_bytes) == run_bytes && whole_bytes > 0 && (whole_bytes & (whole_bytes - 1)) == 0 &&
+                       (f.rows <= 1 || std::fmod(stride, line_bytes) == 0);
+  f.run_lines = aligned ? std::max(1.0, std::ceil(run_bytes / line_bytes))
+                        : std::max(1.0, (run_bytes - elem_bytes) / line_bytes + 1);
   return f;
 }
 

@@ -22,7 +22,8 @@ struct NestLoop {
 };
 
 // The cache lines of a box of a buffer: `rows` runs of contiguous bytes, `run_lines` lines
-// each (expected, over alignments), `row_stride_bytes` apart.
+// each (exact for runs a power of two bytes long, which tiles align; else expected over
+// alignments), `row_stride_bytes` apart.
 struct LineFootprint {
   double rows = 1, run_lines = 1, row_stride_bytes = 0;
   double lines() const { return rows * run_lines; }

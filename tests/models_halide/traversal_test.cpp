@@ -26,8 +26,13 @@ TEST(Traversal, LineFootprintMergesWholeRows) {
   const std::vector<double> image = {1024, 1024};
   const mh::LineFootprint tile = mh::line_footprint({8, 8}, image, 4, 64);
   EXPECT_DOUBLE_EQ(tile.rows, 8);
-  EXPECT_DOUBLE_EQ(tile.run_lines, (32.0 - 4) / 64 + 1);
+  EXPECT_DOUBLE_EQ(tile.run_lines, 1);  // 32 bytes at a multiple of 32: inside one line
   EXPECT_DOUBLE_EQ(tile.row_stride_bytes, 4096);
+  // A stencil's box (the tile and its halo) starts anywhere.
+  EXPECT_DOUBLE_EQ(mh::line_footprint({10, 10}, image, 4, 64).run_lines, (40.0 - 4) / 64 + 1);
+  EXPECT_DOUBLE_EQ(mh::line_footprint({64, 2}, image, 4, 64).run_lines, 4);
+  // Rows that are not a whole number of lines apart shift every run's alignment.
+  EXPECT_DOUBLE_EQ(mh::line_footprint({8, 8}, {1000, 1000}, 4, 64).run_lines, (32.0 - 4) / 64 + 1);
   const mh::LineFootprint strip = mh::line_footprint({1024, 8}, image, 4, 64);
   EXPECT_DOUBLE_EQ(strip.rows, 1);
   EXPECT_NEAR(strip.run_lines, 512, 1);
