@@ -221,10 +221,13 @@ class OpCounter : public HI::IRVisitor {
   void visit(const HI::Mul* op) override { arith(op, &OpCounts::mul); }
   template <typename T>
   void division(const T* op) {
-    if (!op->type.is_float() && !HI::is_const(op->b)) counts.variable_div += 1;
-    int log2_divisor = 0;
-    if (!op->type.is_float() && HI::is_const(op->b) && !HI::is_const_power_of_two_integer(op->b, &log2_divisor))
-      counts.constant_div_by_type[type_name(op->type)] += 1;
+    if (!op->type.is_float()) {
+      int log2_divisor = 0;
+      if (!HI::is_const(op->b))
+        counts.variable_div += 1;
+      else if (!HI::is_const_power_of_two_integer(op->b, &log2_divisor))
+        counts.constant_div_by_type[type_name(op->type)] += 1;
+    }
     arith(op, &OpCounts::div);
   }
   void visit(const HI::Div* op) override { division(op); }

@@ -278,8 +278,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("gather_lanes_per_s_per_core").get_to(m.gather_lanes_per_s);
   j.at("recurrence_step_s").get_to(m.recurrence_step_s);
   j.at("variable_division_lanes_per_s_per_core").get_to(m.variable_division_lanes_per_s);
-  if (j.contains("constant_division_lanes_per_s_per_core"))
-    j.at("constant_division_lanes_per_s_per_core").get_to(m.constant_division_lanes_per_s);
+  m.constant_division_lanes_per_s = j.value("constant_division_lanes_per_s_per_core", Throughput{});
   j.at("read_bandwidth_bytes_per_s").get_to(m.bandwidth);
   j.at("copy_bandwidth_dram_bytes_per_s").get_to(m.copy_bandwidth_dram);
   j.at("row_streams_copy_bytes_per_s").get_to(m.row_streams);
