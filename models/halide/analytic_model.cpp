@@ -1306,7 +1306,9 @@ class Evaluator {
     c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
-    c.total_s = std::max(c.compute_s, c.load_s + c.store_s) + c.parallel_s + c.allocation_s + c.loop_s;
+    const double memory_s = c.load_s + c.store_s;
+    c.total_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s) +
+                c.parallel_s + c.allocation_s + c.loop_s;
     return c;
   }
 };

@@ -61,6 +61,10 @@ struct AnalyticModelOptions {
   // Halide gives a buffer of constant size up to this many bytes stack space (its
   // runtime's maximum_stack_allocation_bytes) instead of a heap allocation.
   double stack_allocation_bytes = 16384;
+  // Share of the shorter of a stage's compute and memory times that the other does not hide:
+  // out-of-order cores overlap loads with arithmetic, but not all of it (0 = perfect overlap,
+  // 1 = none). Without it, saving memory traffic in a compute-bound stage counts for nothing.
+  double unhidden_overlap_share = 0.3;
 };
 
 struct StageCost {
