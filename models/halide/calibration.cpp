@@ -226,20 +226,24 @@ double register_tile_rate(int accumulators, int wide, int cores, const Target& t
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
 }
 
-// Rows of 1024 int32 points of f(x, y), each doing `per_point` of the operation measured,
-// vectorized at the natural width over x and parallel over y: that operation's lanes per
-// second per core.
-double lanes_per_second(Func f, int per_point, int cores, const Target& target, const CalibrationOptions& o) {
+// Rows of 1024 points of f(x, y), of type `t`, vectorized at the natural width over x and
+// parallel over y: points per second per core.
+double points_per_second(Func f, Type t, int cores, const Target& target, const CalibrationOptions& o) {
   Var x = f.args()[0], y = f.args()[1];
-  f.vectorize(x, target.natural_vector_size(Int(32))).parallel(y, 8);
+  f.vectorize(x, target.natural_vector_size(t)).parallel(y, 8);
   f.compile_jit(target);
   const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
-    Buffer<int> out(1024, n);
+    Buffer<> out(t, 1024, n);
     f.realize(out, target);
   });
-  Buffer<int> out(1024, rows);
+  Buffer<> out(t, 1024, rows);
   const double s = time_best([&] { f.realize(out, target); }, o.repeats, cores);
-  return 1024.0 * rows * per_point / s / cores;
+  return 1024.0 * rows / s / cores;
+}
+
+// An int32 kernel doing `per_point` of the operation measured: its lanes per second per core.
+double lanes_per_second(Func f, int per_point, int cores, const Target& target, const CalibrationOptions& o) {
+  return points_per_second(std::move(f), Int(32), cores, target, o) * per_point;
 }
 
 // Gathers: a vectorized lookup in a table held in L1 at data-dependent indices (a tone
@@ -281,9 +285,9 @@ double variable_division_rate(int cores, const Target& target, const Calibration
 // an add in place of each division; returns lanes divided per second per core (the
 // difference's), or 0 when the division is not measurably slower than an add.
 double constant_division_rate(Type t, int cores, const Target& target, const CalibrationOptions& o) {
-  const int divisions = 8, lanes = target.natural_vector_size(t);
+  const int divisions = 8;
   Var x("x"), y("y");
-  auto kernel = [&](bool divide) {
+  auto seconds_per_point = [&](bool divide) {
     Func f(std::string("calib_constant_") + (divide ? "division" : "add") + std::to_string(t.bits()));
     Expr v = cast(t, 0);
     for (int k = 0; k < divisions; ++k) {  // independent quotients
@@ -291,20 +295,11 @@ double constant_division_rate(Type t, int cores, const Target& target, const Cal
       v = v ^ (divide ? a / cast(t, 7) : a + cast(t, 7));
     }
     f(x, y) = v;
-    f.vectorize(x, lanes).parallel(y, 8);
-    f.compile_jit(target);
-    return f;
+    return 1 / points_per_second(f, t, cores, target, o);
   };
-  Func with = kernel(true), without = kernel(false);
-  const int rows = rows_lasting(o.target_ms * 1e-3, cores * 64, 8 * cores, 1 << 20, [&](int n) {
-    Buffer<> out(t, 1024, n);
-    with.realize(out, target);
-  });
-  Buffer<> out(t, 1024, rows);
-  const double s_with = time_best([&] { with.realize(out, target); }, o.repeats, cores);
-  const double s_without = time_best([&] { without.realize(out, target); }, o.repeats, cores);
-  if (s_with <= s_without) return 0;
-  return 1024.0 * rows * divisions / (s_with - s_without) / cores;
+  const double with = seconds_per_point(true), without = seconds_per_point(false);
+  if (with <= without) return 0;
+  return divisions / (with - without);
 }
 
 // A float recurrence through memory, each step reading what the last one stored (an IIR
