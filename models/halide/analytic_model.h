@@ -28,7 +28,8 @@
 //    them between passes (traversal.h) cost a latency each, at the measured column-walk rate;
 //  * overheads: parallel loop launches and tasks, allocations, innermost loop iterations
 //    (divided by the unroll factor).
-// stage time = max(compute, memory) + overheads; pipeline time = sum over stages.
+// stage time = max(compute, memory) + a share of the shorter of the two (overlap is not
+// complete) + overheads; pipeline time = sum over stages.
 #pragma once
 
 #include <string>
@@ -93,7 +94,7 @@ struct StageCost {
   double parallel_s = 0;   // launches + tasks
   double allocation_s = 0;
   double loop_s = 0;
-  double total_s = 0;      // max(compute, load + store) + overheads
+  double total_s = 0;      // max(compute, load + store) + unhidden share of the min + overheads
   // The resolved schedule behind these terms (read by the featurization, features.h).
   double realizations = 1;     // allocations of the Func's buffer (stage 0 carries them)
   double buffer_bytes = 0;     // bytes of one allocation

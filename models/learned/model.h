@@ -39,8 +39,8 @@ namespace candor::models::learned {
 namespace mh = candor::models::halide;
 
 // The StageCost terms the learned model reads (AnalyticModel::explain), by name.
-// total_s is the analytic model's own stage time (max(compute, load + store) + overheads):
-// coefficient 1 on it and 0 elsewhere is the analytic model, where training starts.
+// total_s is the analytic model's own stage time (max(compute, load + store) + a share of the
+// min + overheads): coefficient 1 on it and 0 elsewhere is the analytic model, where training starts.
 #define CANDOR_COST_TERMS(X) \
   X(compute_s) X(load_s) X(store_s) X(parallel_s) X(allocation_s) X(loop_s) X(total_s)
 inline constexpr int kNumCostTerms = 7;

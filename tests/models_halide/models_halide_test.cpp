@@ -348,12 +348,13 @@ bool pin(const candor::HalideCpuSpace& space, candor::Candidate& c, const std::s
 // open, completed optimistically); nullopt when a pin does not apply.
 std::optional<mh::StageCost> stage_cost_with(const hb::KernelDescription& kd, const candor::HalideCpuSpace& space,
                                              const std::vector<std::pair<std::string, std::string>>& pins,
-                                             const std::string& func, int stage = 0) {
+                                             const std::string& func, int stage = 0,
+                                             const mh::AnalyticModel& model = mh::AnalyticModel(machine())) {
   std::optional<candor::Candidate> c = space.root();
   if (!c) return std::nullopt;
   for (const auto& [var, value] : pins)
     if (!pin(space, *c, var, value)) return std::nullopt;
-  for (const mh::StageCost& s : mh::AnalyticModel(machine()).explain(kd, space.view(*c)).stages)
+  for (const mh::StageCost& s : model.explain(kd, space.view(*c)).stages)
     if (s.func == func && s.stage == stage) return s;
   return std::nullopt;
 }
@@ -654,6 +655,10 @@ TEST(AnalyticModel, DivisionsByARuntimeValueCostALanePerPoint) {
   EXPECT_GT(inlined - root, points / (machine().variable_division_lanes_per_s * machine().cores));
 }
 
+// box_blur's first stage on its own: at the root, vectorized and parallel.
+const std::vector<std::pair<std::string, std::string>> kBlurXAtTheRoot = {
+    {"location(blur_x)", "ROOT"}, {"vectorize(blur_x)", "YES"}, {"parallel(blur_x)", "YES"}};
+
 // box_blur divides each 32-bit sum by 3: a constant, which Halide turns into a multiply by a
 // magic number, in 64 bits for 32-bit lanes (4x the time of the sum alone on AVX2). The
 // kernel description counts it by type, and the model charges it as the calibrated number
@@ -664,20 +669,15 @@ TEST(AnalyticModel, DivisionsByAConstantCostTheirCalibratedOperations) {
   ASSERT_NE(blur_x, nullptr);
   EXPECT_EQ(blur_x->stages[0].ops.constant_div_by_type.at("uint32"), 1);  // (a + b + c) / 3
   EXPECT_EQ(blur_x->stages[0].ops.variable_div, 0);
-  std::optional<candor::Candidate> c = app.space.root();
-  ASSERT_TRUE(c);
-  for (const auto& [var, value] : std::vector<std::pair<std::string, std::string>>{
-           {"location(blur_x)", "ROOT"}, {"vectorize(blur_x)", "YES"}, {"parallel(blur_x)", "YES"}})
-    ASSERT_TRUE(pin(app.space, *c, var, value));
   auto blur_x_cost = [&](const mh::MachineDescription& m) {
-    for (const mh::StageCost& s : mh::AnalyticModel(m).explain(app.kd, app.space.view(*c)).stages)
-      if (s.func == "blur_x") return s;
-    return mh::StageCost{};
+    return stage_cost_with(app.kd, app.space, kBlurXAtTheRoot, "blur_x", 0, mh::AnalyticModel(m));
   };
   mh::MachineDescription one_op = machine(), slow = machine();
   one_op.constant_division_lanes_per_s = {};
   slow.constant_division_lanes_per_s.int32 = slow.vector.int32 / 26;  // as on a Zen 3 with AVX2
-  const mh::StageCost before = blur_x_cost(one_op), after = blur_x_cost(slow);
+  const auto before_cost = blur_x_cost(one_op), after_cost = blur_x_cost(slow);
+  ASSERT_TRUE(before_cost && after_cost);
+  const mh::StageCost &before = *before_cost, &after = *after_cost;
   ASSERT_GT(before.compute_s, 0);
   ASSERT_GT(after.cores_used, 0);
   // 25 more int32 operations per point (the division counted one already).
@@ -691,19 +691,14 @@ TEST(AnalyticModel, DivisionsByAConstantCostTheirCalibratedOperations) {
 // still gains something.
 TEST(AnalyticModel, TheShorterOfComputeAndMemoryIsPartlyHidden) {
   const AppSpace app("box_blur");
-  std::optional<candor::Candidate> c = app.space.root();
-  ASSERT_TRUE(c);
-  for (const auto& [var, value] : std::vector<std::pair<std::string, std::string>>{
-           {"location(blur_x)", "ROOT"}, {"vectorize(blur_x)", "YES"}, {"parallel(blur_x)", "YES"}})
-    ASSERT_TRUE(pin(app.space, *c, var, value));
   auto blur_x_cost = [&](double share) {
     mh::AnalyticModelOptions options;
     options.unhidden_overlap_share = share;
-    for (const mh::StageCost& s : mh::AnalyticModel(machine(), options).explain(app.kd, app.space.view(*c)).stages)
-      if (s.func == "blur_x") return s;
-    return mh::StageCost{};
+    return stage_cost_with(app.kd, app.space, kBlurXAtTheRoot, "blur_x", 0, mh::AnalyticModel(machine(), options));
   };
-  const mh::StageCost hidden = blur_x_cost(0), partly = blur_x_cost(0.3), serial = blur_x_cost(1);
+  const auto hidden_cost = blur_x_cost(0), partly_cost = blur_x_cost(0.3), serial_cost = blur_x_cost(1);
+  ASSERT_TRUE(hidden_cost && partly_cost && serial_cost);
+  const mh::StageCost &hidden = *hidden_cost, &partly = *partly_cost, &serial = *serial_cost;
   const double memory = hidden.load_s + hidden.store_s;
   ASSERT_GT(hidden.compute_s, 0);
   ASSERT_GT(memory, 0);
