@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 #include "engines.h"
@@ -91,6 +92,23 @@ std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandi
   for (const Neighbour& n : candor::neighbours(space_, objective_, root_, centre.decisions, space_.decision_order()))
     out.push_back(scheduled(n.candidate, n.cost));
   return out;
+}
+
+std::vector<size_t> KernelScheduler::measuring_order(const std::vector<ScheduledCandidate>& candidates) const {
+  std::vector<int> structure_vars;  // every choice but the tile sizes
+  for (int v = 0; v < space_.num_vars(); ++v) {
+    const std::string name = space_.var_name(v);
+    if (name.rfind("tile(", 0) != 0 && name.rfind("subtile(", 0) != 0) structure_vars.push_back(v);
+  }
+  std::set<std::vector<int>> structures;
+  std::vector<size_t> first_of_structure, rest;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    std::vector<int> structure;
+    for (int v : structure_vars) structure.push_back(space_.first_value(candidates[i].decisions, v));
+    (structures.insert(structure).second ? first_of_structure : rest).push_back(i);
+  }
+  first_of_structure.insert(first_of_structure.end(), rest.begin(), rest.end());
+  return first_of_structure;
 }
 
 ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,

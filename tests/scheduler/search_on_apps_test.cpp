@@ -135,6 +135,48 @@ TEST(SchedulerNeighbours, KeepThePinsAndMatchTheReference) {
   }
 }
 
+// Autotuning measures the model's pick first, then one schedule of each structure (where
+// Funcs are computed and stored, parallel, vectorize, unroll) before a second of any: every
+// candidate is measured once, and no candidate repeats the structure of an earlier one until
+// every structure has come.
+TEST(SchedulerMeasuringOrder, OneOfEachStructureBeforeTheRest) {
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const candor::scheduler::KernelScheduler scheduler(kd, machine(), {});
+  candor::Budget budget;
+  budget.max_expanded = 20000;
+  budget.keep_top = 24;
+  const auto outcome = scheduler.search("beam:width=8,anytime=0", budget);
+  ASSERT_GE(outcome.candidates.size(), 8u);
+  const std::vector<size_t> order = scheduler.measuring_order(outcome.candidates);
+  ASSERT_EQ(order.size(), outcome.candidates.size());
+  EXPECT_EQ(order.front(), 0u);
+  EXPECT_EQ(std::set<size_t>(order.begin(), order.end()).size(), order.size());
+  // A structure, by the decisions' names: every decision but the tile sizes.
+  auto structure = [&](const candor::scheduler::ScheduledCandidate& c) {
+    std::string s;
+    for (const std::string& pin : scheduler.pins(c))
+      if (pin.rfind("tile(", 0) != 0 && pin.rfind("subtile(", 0) != 0) s += pin + ";";
+    return s;
+  };
+  std::set<std::string> seen;
+  size_t first_repeat = order.size();
+  for (size_t k = 0; k < order.size(); ++k) {
+    const bool is_new = seen.insert(structure(outcome.candidates[order[k]])).second;
+    if (!is_new && first_repeat == order.size()) first_repeat = k;
+    // Once structures repeat, none is new.
+    if (k > first_repeat) {
+      EXPECT_FALSE(is_new) << "position " << k;
+    }
+    // Within each group, the model's order.
+    if (k > 0 && k != first_repeat) {
+      EXPECT_LT(order[k - 1], order[k]) << "position " << k;
+    }
+  }
+  EXPECT_GT(seen.size(), 1u);
+}
+
 // A time limit too short for any engine to reach a schedule still gives one (a greedy dive
 // completes the search, and the outcome says so); a node limit too small is an error.
 // The beam's descent leaves a schedule no neighbour of which the model ranks faster, and

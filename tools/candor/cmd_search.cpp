@@ -111,10 +111,14 @@ int run_search(const SearchOptions& o) {
   // The measuring processes share the reference outputs (computed by the first).
   char references[] = "/tmp/candor_references_XXXXXX";
   if (o.autotune > 0 && mkdtemp(references)) tune.reference_cache = references;
-  // Model only: the best candidate, measured once. Autotuning: the N best, then the
-  // neighbours of the fastest, and the finalists again in fresh processes.
-  std::vector<scheduler::ScheduledCandidate> tried(outcome.candidates.begin(),
-                                                   outcome.candidates.begin() + (o.autotune > 0 ? outcome.candidates.size() : 1));
+  // Model only: the best candidate, measured once. Autotuning: the N best (the best of each
+  // structure first), then the neighbours of the fastest, and the finalists again in fresh
+  // processes.
+  std::vector<scheduler::ScheduledCandidate> tried;
+  for (size_t i : kernel_scheduler.measuring_order(outcome.candidates)) {
+    tried.push_back(outcome.candidates[i]);
+    if (o.autotune == 0) break;
+  }
   const size_t searched = tried.size();
   std::vector<hb::Schedule> schedules;
   for (const scheduler::ScheduledCandidate& c : tried) schedules.push_back(c.schedule);
