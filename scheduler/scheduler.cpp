@@ -95,11 +95,9 @@ std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandi
 }
 
 std::vector<size_t> KernelScheduler::measuring_order(const std::vector<ScheduledCandidate>& candidates) const {
-  std::vector<int> structure_vars;  // every choice but the tile sizes
-  for (int v = 0; v < space_.num_vars(); ++v) {
-    const std::string name = space_.var_name(v);
-    if (name.rfind("tile(", 0) != 0 && name.rfind("subtile(", 0) != 0) structure_vars.push_back(v);
-  }
+  std::vector<int> structure_vars;
+  for (int v = 0; v < space_.num_vars(); ++v)
+    if (!space_.is_tile_size(v)) structure_vars.push_back(v);
   std::set<std::vector<int>> structures;
   std::vector<size_t> first_of_structure, rest;
   for (size_t i = 0; i < candidates.size(); ++i) {

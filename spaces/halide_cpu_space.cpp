@@ -294,6 +294,12 @@ HalideCpuSpace::HalideCpuSpace(hb::KernelDescription kernel, std::unique_ptr<Lay
   }
 }
 
+bool HalideCpuSpace::is_tile_size(int var) const {
+  for (int lo = 0; lo < static_cast<int>(loop_refs_.size()); ++lo)
+    if (tile_ref(lo).var == var || subtile_ref(lo).var == var) return true;
+  return false;
+}
+
 std::string HalideCpuSpace::value_label(int var, int value) const {
   const std::string name = var_name(var);
   if (name.rfind("host(", 0) != 0) return value_name(var, value);

@@ -44,6 +44,9 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   // the inputs (as Adams et al. do: a producer's options depend on its consumer's tiling),
   // each Func's location first, then its stages' annotations and tilings, outer loops first.
   const std::vector<int>& decision_order() const { return decision_order_; }
+  // Whether `var` is a tile or subtile choice (a size; every other choice shapes the
+  // schedule's structure: locations, hosts, sliding, parallel, vectorize, unroll).
+  bool is_tile_size(int var) const;
 
  private:
   struct Layout;
