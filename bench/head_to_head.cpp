@@ -9,7 +9,9 @@
 //   Adams2019      Halide 14's stock plugin, default machine parameters and weights
 //   candor         `candor search APP --json --budget B` (model only)
 //   candor_tuned   `candor search APP --json --autotune N --autotune-seconds S --budget B
-//                  --journal ...` (opt-in): S is what --autotune-seconds leaves after B
+//                  --journal ... --samples OUT/autotune_samples.jsonl` (opt-in): S is what
+//                  --autotune-seconds leaves after B; the samples are every schedule it timed,
+//                  by measuring process (docs/dataset.md), to check cost models near the optimum
 //
 // Every cell runs in a child process with a time limit (this same binary with `--one APP
 // --scheduler NAME`), so a crash or a hang costs one cell, never the run. Every child
@@ -424,7 +426,8 @@ class Driver {
       const double measuring = std::max(10.0, o_.autotune_seconds - budget_seconds());
       argv.insert(argv.end(), {"--autotune", std::to_string(o_.autotune_count), "--autotune-seconds",
                                fmt::format("{:.0f}", measuring), "--journal",
-                               (out_ / "journals" / (app + ".jsonl")).string()});
+                               (out_ / "journals" / (app + ".jsonl")).string(), "--samples",
+                               (out_ / "autotune_samples.jsonl").string()});
       timeout = budget_seconds() + measuring + 300;
     }
     candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, timeout);

@@ -85,11 +85,19 @@ std::string measurement_key(const std::string& app, const halide_bridge::Schedul
   return app + ":" + std::to_string(std::hash<std::string>{}(j.dump()));
 }
 
-std::vector<Measurement> measure_together(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
-                                          const AutotuneOptions& options, int repeat) {
+namespace {
+// The journal key of one process's measurement of `schedules` side by side.
+std::string process_key(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules, int repeat) {
   std::string key = measurement_key(app, schedules.at(0));
   for (size_t i = 1; i < schedules.size(); ++i) key += ":with:" + measurement_key(app, schedules[i]);
   if (repeat > 0) key += ":repeat" + std::to_string(repeat);
+  return key;
+}
+}  // namespace
+
+std::vector<Measurement> measure_together(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                                          const AutotuneOptions& options, int repeat) {
+  const std::string key = process_key(app, schedules, repeat);
   if (!options.journal.empty()) {
     std::optional<std::vector<Measurement>> known = from_journal(options.journal, key);
     if (known && known->size() == schedules.size()) return *known;
@@ -145,7 +153,8 @@ std::vector<Measurement> measure_together(const std::string& app, const std::vec
 
 AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& given,
                         const AutotuneOptions& options, double seconds, int finalists, int confirmations,
-                        const AutotuneProgress& progress, const LocalSearch& local) {
+                        const AutotuneProgress& progress, const LocalSearch& local,
+                        const AutotuneProcessLog& processes) {
   AutotuneResult out;
   std::vector<halide_bridge::Schedule> schedules = given;
   // Per schedule: its first measurement's runtime, and its estimate on that scale (for a
@@ -169,12 +178,13 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
   std::function<void(const std::vector<size_t>&, std::optional<size_t>)> first_measurements =
       [&](const std::vector<size_t>& group, std::optional<size_t> beside) {
         std::vector<halide_bridge::Schedule> together;
-        if (beside) together.push_back(schedules[*beside]);
-        for (size_t i : group) {
-          measured_keys.insert(measurement_key(app, schedules[i]));
-          together.push_back(schedules[i]);
-        }
+        std::vector<size_t> indices;
+        if (beside) indices.push_back(*beside);
+        indices.insert(indices.end(), group.begin(), group.end());
+        for (size_t i : indices) together.push_back(schedules[i]);
+        for (size_t i : group) measured_keys.insert(measurement_key(app, schedules[i]));
         const std::vector<Measurement> ms = measure_together(app, together, options);
+        if (processes) processes(process_key(app, together, 0), indices, ms);
         const bool process_failed = std::all_of(ms.begin(), ms.end(), [](const Measurement& m) {
           return m.failure == "crash" || m.failure == "timeout";
         });
@@ -270,6 +280,7 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
     for (size_t i : ranked) together.push_back(schedules[i]);
     if (!fits(typical() * ranked.size())) break;
     const std::vector<Measurement> ms = measure_together(app, together, options, r);
+    if (processes) processes(process_key(app, together, r), ranked, ms);
     for (size_t k = 0; k < ms.size(); ++k) {
       record(ms[k]);
       if (progress) progress(ranked[k], r, ms[k]);

@@ -61,6 +61,13 @@ struct AutotuneResult {
 // Called after each measurement: the schedule's index, the repeat (0: first), the result.
 using AutotuneProgress = std::function<void(size_t, int, const Measurement&)>;
 
+// Called once per measuring process (or its journal record): the process's journal key, the
+// indices of the schedules it timed side by side in their order (the first is the reference
+// of every ratio_to_first) and their measurements. Such groups are the pairs a cost model is
+// best checked on: one process's timings share its scale, which moves between processes.
+using AutotuneProcessLog =
+    std::function<void(const std::string&, const std::vector<size_t>&, const std::vector<Measurement>&)>;
+
 // The measured local search. Once the given schedules are measured or `1 - share` of the
 // seconds is spent, the fastest measured schedule is the centre and `propose(centre)` (an index
 // as in AutotuneResult::chosen) gives its neighbours, measured `batch` at a time side by side
@@ -91,7 +98,7 @@ struct LocalSearch {
 AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
                         const AutotuneOptions& options, double seconds, int finalists = 3,
                         int confirmations = 2, const AutotuneProgress& progress = {},
-                        const LocalSearch& local = {});
+                        const LocalSearch& local = {}, const AutotuneProcessLog& processes = {});
 
 // The key identifying (app, schedule) in journals.
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule);

@@ -74,6 +74,8 @@ class KernelScheduler {
   // within a few percent of each other (lens_blur, local_laplacian, bilateral_grid: 0.97-1.02 of
   // the first in stop 26's journals); another structure is where the model errs most.
   std::vector<size_t> measuring_order(const std::vector<ScheduledCandidate>& candidates) const;
+  // The space its candidates live in (to describe them as dataset samples).
+  const HalideCpuSpace& space() const { return space_; }
 
  private:
   ScheduledCandidate scheduled(const Candidate& c, double predicted_seconds) const;

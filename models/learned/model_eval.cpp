@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace candor::models::learned {
@@ -27,18 +28,20 @@ Accuracy accuracy(const std::vector<const Sample*>& samples, const std::vector<d
   Accuracy a;
   a.samples = int(samples.size());
   std::vector<double> measured_log, predicted_log;
-  std::map<std::string, std::vector<size_t>> by_pipeline;
+  std::set<std::string> pipelines;
+  std::map<std::string, std::vector<size_t>> by_group;  // pairs are ordered within a group
   for (size_t i = 0; i < samples.size(); ++i) {
     measured_log.push_back(std::log(samples[i]->runtime_ms * 1e-3));
     predicted_log.push_back(std::log(std::max(predicted_s[i], 1e-30)));
-    by_pipeline[samples[i]->pipeline].push_back(i);
+    pipelines.insert(samples[i]->pipeline);
+    by_group[samples[i]->pipeline + "#" + samples[i]->batch].push_back(i);
   }
-  a.pipelines = int(by_pipeline.size());
+  a.pipelines = int(pipelines.size());
   a.r2_log = r2(measured_log, predicted_log);
 
   const double tie = std::log1p(tie_tolerance);
   double right = 0;
-  for (const auto& [name, idx] : by_pipeline) {
+  for (const auto& [name, idx] : by_group) {
     for (size_t x = 0; x < idx.size(); ++x) {
       for (size_t y = x + 1; y < idx.size(); ++y) {
         const size_t i = idx[x], j = idx[y];

@@ -21,7 +21,7 @@ struct Accuracy {
 // measurement: NaN.
 double r2(const std::vector<double>& measured, const std::vector<double>& predicted);
 
-// Pairs (i, j) of samples of the same pipeline whose measured runtimes differ by more than a
+// Pairs (i, j) of samples of the same pipeline (and batch, Sample::batch) whose measured runtimes differ by more than a
 // factor (1 + tie_tolerance) count; a pair is right when the prediction orders it the same way.
 // `predicted_s[i]` is the prediction of `samples[i]`.
 Accuracy accuracy(const std::vector<const Sample*>& samples, const std::vector<double>& predicted_s,

@@ -18,6 +18,7 @@ Sample parse_sample(const nlohmann::json& j, std::vector<bool>& seen_feature) {
   s.pipeline = j.at("pipeline").get<std::string>();
   if (j.contains("seed") && !j["seed"].is_null()) s.seed = j["seed"].get<uint64_t>();
   s.source = j.value("source", "");
+  s.batch = j.value("batch", "");
   s.ok = j.at("ok").get<bool>();
   if (j.contains("runtime_ms") && j["runtime_ms"].is_number()) s.runtime_ms = j["runtime_ms"].get<double>();
   if (j.contains("predicted_s") && j["predicted_s"].is_number()) s.predicted_s = j["predicted_s"].get<double>();

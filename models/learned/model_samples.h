@@ -16,6 +16,9 @@ struct Sample {
   std::string pipeline;
   std::optional<uint64_t> seed;  // random pipelines only
   std::string source;
+  // Samples of one measuring process (autotuning's side-by-side timings; "": none): their
+  // runtimes share its scale, so pairs are ordered within a batch, not across batches.
+  std::string batch;
   bool ok = false;
   double runtime_ms = 0;
   double predicted_s = 0;  // the analytic model's prediction at collection time

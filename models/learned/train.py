@@ -73,7 +73,9 @@ def tensors(samples, feature_inputs):
             terms.append([t[n] for n in COST_TERMS] + [f.get(n, 0.0) * scale for n, scale in COUNT_TERMS])
             owner.append(i)
         y.append(math.log(s["runtime_ms"] * 1e-3))
-        pipeline.append(s["pipeline"])
+        # Ranking pairs stay within a pipeline, and within a measuring process for samples
+        # timed side by side (autotuning's batches share one process's scale).
+        pipeline.append(s["pipeline"] + ("#" + s["batch"] if s.get("batch") else ""))
     d = torch.float64
     return (torch.tensor(inputs, dtype=d), torch.tensor(terms, dtype=d), torch.tensor(owner),
             torch.tensor(y, dtype=d), pipeline)
@@ -264,7 +266,7 @@ def main():
             "dataset_files": args.samples,
             "samples_read": len(samples),
             "training_samples": len(train),
-            "training_pipelines": len(by_pipeline),
+            "training_pipelines": len({s["pipeline"] for s in train}),
             "heldout_samples": len(test),
             "heldout_rule": f"seed % {HELD_OUT_MODULUS} == 0; example apps never trained on",
             "torch": torch.__version__,

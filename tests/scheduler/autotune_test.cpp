@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -135,12 +136,49 @@ TEST_F(Autotune, GivenSchedulesAreComparedOnTheFirstOnesScale) {
     std::ofstream(dir_ / "drift") << 3;  // the second process runs on a loaded machine
   };
   const AutotuneResult r = candor::scheduler::autotune("app", schedules, options(), 0, 3, 0, progress, local);
-  // steady, slow_a, slow_b, slow_c in one process; steady again with faster in another.
+  // steady, slow_a, slow_b in one process; steady again with slow_c and faster in another.
   EXPECT_EQ(calls(), 4 + 2);
   EXPECT_EQ(r.measured, 5u);
   ASSERT_EQ(seen_ms.size(), 5u);
   EXPECT_DOUBLE_EQ(seen_ms[4], 4.5);  // faster's own time, slower than steady's 2 ms
   EXPECT_EQ(r.chosen, 4);             // but 0.75x steady's beside it
+}
+
+// Every measuring process is reported with the schedules it timed side by side, its
+// reference first, and so is its journal record when a rerun replays it.
+TEST_F(Autotune, EveryProcessIsReportedWithTheSchedulesItTimedTogether) {
+  const std::vector<hb::Schedule> schedules = {schedule_named("steady"), schedule_named("slow_a"),
+                                               schedule_named("slow_b"), schedule_named("slow_c"),
+                                               schedule_named("faster")};
+  candor::scheduler::LocalSearch local;
+  local.batch = 3;
+  std::vector<std::string> keys;
+  std::vector<std::vector<size_t>> groups;
+  std::vector<std::vector<double>> ratios;
+  const auto processes = [&](const std::string& key, const std::vector<size_t>& indices,
+                             const std::vector<candor::scheduler::Measurement>& ms) {
+    keys.push_back(key);
+    groups.push_back(indices);
+    ratios.emplace_back();
+    for (const auto& m : ms) ratios.back().push_back(m.ratio_to_first);
+  };
+  candor::scheduler::autotune("app", schedules, options(), 0, 3, 1, {}, local, processes);
+  // The first three together; the next two beside the first; the finalists (the model's
+  // pick first, then by their estimates) once more.
+  const std::vector<std::vector<size_t>> expected = {{0, 1, 2}, {0, 3, 4}, {0, 4, 1}};
+  EXPECT_EQ(groups, expected);
+  ASSERT_EQ(ratios.size(), 3u);
+  EXPECT_EQ(ratios[1], (std::vector<double>{1.0, 1.5, 0.75}));
+  EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), 3u);
+
+  const std::vector<std::string> first_keys = keys;
+  keys.clear();
+  groups.clear();
+  const int measured = calls();
+  candor::scheduler::autotune("app", schedules, options(), 0, 3, 1, {}, local, processes);
+  EXPECT_EQ(calls(), measured);
+  EXPECT_EQ(groups, expected);
+  EXPECT_EQ(keys, first_keys);
 }
 
 // The model's pick stays unless a finalist beats it side by side by the local search's

@@ -10,15 +10,19 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "autotune.h"
 #include "budget.h"
 #include "commands.h"
+#include "dataset.h"
 #include "engines.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
 #include "models/halide/machine.h"
 #include "pipelines.h"
+#include "sample.h"
 #include "scheduler.h"
 
 namespace candor::cli {
@@ -34,6 +38,7 @@ struct SearchOptions {
   double autotune_seconds = 0;  // 0: no limit
   double neighbour_share = 0.5;
   std::string journal;
+  std::string samples;
   std::string machine;
   int threads = 0;
   int runs = 5;
@@ -68,6 +73,49 @@ void print_progress(const SearchStats& stats, double best_cost) {
                            stats.seconds > 0 ? stats.seconds : 0.0, stats.expanded, stats.pruned_by_bound, best)
             << std::flush;
 }
+
+// Writes every autotuning process's measurements to a dataset file (docs/dataset.md) as
+// samples of one batch: the schedules one process timed side by side, on one scale.
+class SideBySideSamples {
+ public:
+  SideBySideSamples(std::string path, const std::string& spec, const halide_bridge::App& app,
+                    const scheduler::KernelScheduler& scheduler, const models::halide::MachineDescription& machine)
+      : path_(std::move(path)), scheduler_(scheduler), model_(machine) {
+    context_.pipeline = app.name;
+    if (spec.rfind("random:", 0) == 0) context_.seed = std::stoull(spec.substr(7));
+    context_.space = &scheduler.space();
+    context_.model = &model_;
+    collect::drop_torn_tail(path_);
+    known_ = collect::read_keys(path_);
+  }
+
+  void add(const std::string& process, const std::vector<size_t>& indices,
+           const std::vector<scheduler::ScheduledCandidate>& tried, const std::vector<scheduler::Measurement>& ms) {
+    const std::string batch = collect::digest(process);
+    for (size_t k = 0; k < indices.size() && k < ms.size(); ++k) {
+      const scheduler::ScheduledCandidate& c = tried.at(indices[k]);
+      const std::string key = collect::sample_key(context_.pipeline, c.schedule) + "@" + batch;
+      if (!known_.insert(key).second) continue;
+      collect::DrawnSchedule drawn{"autotune", 0, c.decisions, c.schedule, scheduler_.space().decisions(c.decisions, false)};
+      nlohmann::json record = collect::describe_sample(context_, drawn);
+      record["key"] = key;
+      record["batch"] = batch;
+      record["ok"] = ms[k].ok;
+      record["failure"] = ms[k].failure;
+      record["runtime_ms"] = ms[k].ok ? ms[k].runtime_ms : 0.0;
+      record["ratio_to_first"] = ms[k].ratio_to_first;
+      record["wall_s"] = ms[k].wall_seconds;
+      collect::append_record(path_, record);
+    }
+  }
+
+ private:
+  std::string path_;
+  const scheduler::KernelScheduler& scheduler_;
+  models::halide::AnalyticModel model_;
+  collect::SampleContext context_;
+  std::set<std::string> known_;
+};
 
 int run_search(const SearchOptions& o) {
   namespace hb = halide_bridge;
@@ -142,6 +190,12 @@ int run_search(const SearchOptions& o) {
       return proposed;
     };
   }
+  std::optional<SideBySideSamples> samples;
+  if (!o.samples.empty()) samples.emplace(o.samples, o.app, *app, kernel_scheduler, machine);
+  scheduler::AutotuneProcessLog processes;
+  if (samples)
+    processes = [&](const std::string& process, const std::vector<size_t>& indices,
+                    const std::vector<scheduler::Measurement>& ms) { samples->add(process, indices, tried, ms); };
   const int finalists = 3, confirmations = o.autotune > 1 ? 2 : 0;
   scheduler::AutotuneResult tuned = scheduler::autotune(
       o.app, schedules, tune, o.autotune_seconds, finalists, confirmations,
@@ -159,7 +213,7 @@ int run_search(const SearchOptions& o) {
           std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", which, repeat + 1, result);
         }
       },
-      local);
+      local, processes);
   if (!tune.reference_cache.empty()) std::filesystem::remove_all(tune.reference_cache);
   const size_t measured = tuned.measured;
   const int chosen = tuned.chosen;
@@ -232,6 +286,10 @@ void register_search_command(CLI::App& app, int& exit_status) {
                   "(one decision changed; a faster one becomes the next centre); 0: the N best only")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--journal", o->journal, "append every measurement here (JSON lines) and reuse it on rerun");
+  cmd->add_option("--samples", o->samples,
+                  "append every schedule measured to this dataset file (docs/dataset.md), one batch per measuring "
+                  "process: the schedules it timed side by side")
+      ->needs("--autotune");
   cmd->add_option("--machine", o->machine, "machine description (default: build/machine.json, calibrated if missing)");
   cmd->add_option("--threads", o->threads, "worker threads for benchmarks (0: every core)")->capture_default_str();
   cmd->add_option("--runs", o->runs, "timed runs per benchmark")->capture_default_str()->check(CLI::PositiveNumber);

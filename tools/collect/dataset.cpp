@@ -41,9 +41,11 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 
 }  // namespace
 
+std::string digest(const std::string& text) { return fmt::format("{:016x}", fnv1a(text)); }
+
 std::string sample_key(const std::string& pipeline, const halide_bridge::Schedule& schedule) {
   nlohmann::json j = schedule;
-  return fmt::format("{}/{:016x}", pipeline, fnv1a(j.dump()));
+  return pipeline + "/" + digest(j.dump());
 }
 
 std::string shard_path(const std::string& dir, int rank) {

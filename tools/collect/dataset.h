@@ -18,6 +18,8 @@ namespace candor::collect {
 // "<pipeline>/<16 hex digits>": a 64-bit FNV-1a hash of the schedule's compact JSON, stable
 // across processes, builds and machines.
 std::string sample_key(const std::string& pipeline, const halide_bridge::Schedule& schedule);
+// 16 hex digits: the 64-bit FNV-1a hash of `text` (the digest sample_key uses).
+std::string digest(const std::string& text);
 
 // The shard rank `rank` appends to, and the merged dataset, in `dir`.
 std::string shard_path(const std::string& dir, int rank);
