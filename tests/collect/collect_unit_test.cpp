@@ -272,5 +272,36 @@ TEST(Refeaturize, RestoresFeaturesFromDecisionsAndDropsStaleSamples) {
   EXPECT_EQ(written[1], expected[1]);
 }
 
+// A dataset measured on another machine class (here an SSE4.1 target, 4 float lanes: neither
+// an AVX2 nor an AVX-512 host's width) replays in the space of the target its machine
+// description names, not this host's.
+TEST(Refeaturize, ReplaysSamplesInTheSpaceOfTheMachinesTarget) {
+  const char* machine_path = std::getenv("CANDOR_MACHINE");
+  ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
+  models::halide::MachineDescription machine = models::halide::load_machine(machine_path);
+  machine.halide_target = "x86-64-linux-sse41-jit";
+  const Halide::Target target(machine.halide_target);
+  ASSERT_NE(target.natural_vector_size(Halide::Float(32)), halide_bridge::host_target().natural_vector_size(Halide::Float(32)));
+  const models::halide::AnalyticModel model(machine);
+  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(3));
+  ASSERT_TRUE(app.has_value());
+  const HalideCpuSpace space(halide_bridge::describe_app(app->build(), target));
+  DrawOptions options;
+  options.schedules = 4;
+  const std::vector<DrawnSchedule> drawn = draw_schedules(space, model, 7, options);
+  ASSERT_EQ(drawn.size(), 4u);
+  TempDir dir;
+  const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
+  for (const DrawnSchedule& d : drawn) {
+    nlohmann::json record = describe_sample({"random_3", 3, &space, &model}, d);
+    record["ok"] = true;
+    record["runtime_ms"] = 1.0;
+    append_record(in, record);
+  }
+  const RefeaturizeStats stats = refeaturize(in, out, machine);
+  EXPECT_EQ(stats.written, 4u);
+  EXPECT_EQ(stats.stale, 0u);
+}
+
 }  // namespace
 }  // namespace candor::collect

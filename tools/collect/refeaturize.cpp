@@ -23,14 +23,14 @@ struct PipelineSpace {
   std::unordered_map<std::string, int> var_index;
 };
 
-std::optional<PipelineSpace> space_for(const nlohmann::json& record) {
+std::optional<PipelineSpace> space_for(const nlohmann::json& record, const Halide::Target& target) {
   std::string spec = record.value("pipeline", "");
   if (record.contains("seed")) spec = random_pipeline_spec(record["seed"].get<uint64_t>());
   std::optional<halide_bridge::App> app = find_pipeline(spec);
   if (!app) return std::nullopt;
   PipelineSpace out;
   out.space = std::make_unique<HalideCpuSpace>(
-      halide_bridge::describe_app(app->build(), halide_bridge::host_target()));
+      halide_bridge::describe_app(app->build(), target));
   for (int v = 0; v < out.space->num_vars(); ++v) out.var_index[out.space->var_name(v)] = v;
   return out;
 }
@@ -66,6 +66,10 @@ RefeaturizeStats refeaturize(const std::string& input, const std::string& output
                              const models::halide::MachineDescription& machine) {
   RefeaturizeStats stats;
   const models::halide::AnalyticModel model(machine);
+  // The samples were measured on the machine the description was calibrated on: its vector
+  // widths, not this host's, decide the space their decisions replay in.
+  const Halide::Target target =
+      machine.halide_target.empty() ? halide_bridge::host_target() : Halide::Target(machine.halide_target);
   std::map<std::string, std::optional<PipelineSpace>> spaces;
   const std::string temporary = output + ".tmp";
   {
@@ -75,7 +79,7 @@ RefeaturizeStats refeaturize(const std::string& input, const std::string& output
       ++stats.read;
       const std::string pipeline = record.value("pipeline", "");
       auto it = spaces.find(pipeline);
-      if (it == spaces.end()) it = spaces.emplace(pipeline, space_for(record)).first;
+      if (it == spaces.end()) it = spaces.emplace(pipeline, space_for(record, target)).first;
       if (!it->second) {
         ++stats.unknown_pipeline;
         continue;

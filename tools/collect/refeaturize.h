@@ -24,7 +24,9 @@ struct RefeaturizeStats {
 // file renamed into place). A record whose decisions name variables or values the space no
 // longer has, fail to propagate, or give a schedule other than the measured one (tail
 // strategies aside) is dropped (counted as stale): its runtime belongs to a schedule today's
-// space cannot describe. A kept record keeps the schedule that was measured.
+// space cannot describe. A kept record keeps the schedule that was measured. Pipelines are
+// described for `machine`'s Halide target (the host's when it names none), so a dataset
+// measured on another machine class replays on this one.
 RefeaturizeStats refeaturize(const std::string& input, const std::string& output,
                              const models::halide::MachineDescription& machine);
 
