@@ -1,0 +1,36 @@
+{
+    Halide::Func input_im = funcs.at("input_im");
+    Halide::Func input_clamped = funcs.at("input_clamped");
+    Halide::Func gray = funcs.at("gray");
+    Halide::Func blur_y = funcs.at("blur_y");
+    Halide::Func ratio = funcs.at("ratio");
+    Halide::Func blur_x = funcs.at("blur_x");
+    Halide::Func sharpen = funcs.at("sharpen");
+    Halide::Func unsharp_mask = funcs.at("unsharp_mask");
+    Halide::Var x("x");
+    Halide::Var x_o("x_o");
+    Halide::Var x_i("x_i");
+    Halide::Var y("y");
+    Halide::Var y_o("y_o");
+    Halide::Var y_i("y_i");
+    Halide::Var c("c");
+    input_im.compute_inline();
+    input_clamped.compute_inline();
+    gray.compute_inline();
+    blur_y.split(x, x_o, x_i, 16, Halide::TailStrategy::GuardWithIf);
+    blur_y.reorder(x_i, x_o, y);
+    blur_y.vectorize(x_i);
+    blur_y.compute_at(ratio, y);
+    blur_x.compute_inline();
+    sharpen.compute_inline();
+    ratio.split(x, x_o, x_i, 16, Halide::TailStrategy::GuardWithIf);
+    ratio.reorder(x_i, x_o, y);
+    ratio.vectorize(x_i);
+    ratio.compute_at(unsharp_mask, y_o);
+    unsharp_mask.split(x, x_o, x_i, 16, Halide::TailStrategy::Auto);
+    unsharp_mask.split(y, y_o, y_i, 2, Halide::TailStrategy::Auto);
+    unsharp_mask.reorder(x_i, y_i, x_o, c, y_o);
+    unsharp_mask.vectorize(x_i);
+    unsharp_mask.unroll(y_i);
+    unsharp_mask.parallel(y_o);
+}
