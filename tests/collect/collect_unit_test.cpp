@@ -281,7 +281,8 @@ TEST(Refeaturize, ReplaysSamplesInTheSpaceOfTheMachinesTarget) {
   models::halide::MachineDescription machine = models::halide::load_machine(machine_path);
   machine.halide_target = "x86-64-linux-sse41-jit";
   const Halide::Target target(machine.halide_target);
-  ASSERT_NE(target.natural_vector_size(Halide::Float(32)), halide_bridge::host_target().natural_vector_size(Halide::Float(32)));
+  ASSERT_NE(target.natural_vector_size(Halide::Float(32)),
+            halide_bridge::host_target().natural_vector_size(Halide::Float(32)));
   const models::halide::AnalyticModel model(machine);
   std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(3));
   ASSERT_TRUE(app.has_value());

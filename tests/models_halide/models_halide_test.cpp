@@ -813,9 +813,10 @@ TEST(AnalyticModel, NothingSlidesWhereTheHostsTileIsOneSubtile) {
 // subtile of 8 pixels by one vector of channels the stride is a constant and the 8
 // accumulators stay in registers (two vectors would need 16 with AVX2: all its registers).
 TEST(AnalyticModel, AccumulatorsAtAStrideKnownAtRunTimeLeaveTheRegisters) {
-  const AppSpace app("depthwise_separable_conv", Halide::Target(recorded_machine().halide_target));
+  const Halide::Target target(recorded_machine().halide_target);
+  const AppSpace app("depthwise_separable_conv", target);
   const mh::AnalyticModel model(recorded_machine());
-  const std::string vector = std::to_string(recorded_machine().lanes_f32);
+  const std::string vector = std::to_string(target.natural_vector_size(Halide::Float(32)));
   auto update = [&](const std::string& location) {
     return stage_cost_with(app.kd, app.space,
                            {{"tile(pointwise_relu.y)", "1"}, {"subtile(pointwise_relu.y)", "1"},
