@@ -57,4 +57,18 @@ Accuracy accuracy(const std::vector<const Sample*>& samples, const std::vector<d
   return a;
 }
 
+std::map<std::string, Accuracy> accuracy_by_pipeline(const std::vector<const Sample*>& samples,
+                                                     const std::vector<double>& predicted_s, double tie_tolerance) {
+  if (samples.size() != predicted_s.size()) throw std::invalid_argument("accuracy_by_pipeline: sizes differ");
+  std::map<std::string, std::pair<std::vector<const Sample*>, std::vector<double>>> by_pipeline;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    auto& [of_pipeline, predicted] = by_pipeline[samples[i]->pipeline];
+    of_pipeline.push_back(samples[i]);
+    predicted.push_back(predicted_s[i]);
+  }
+  std::map<std::string, Accuracy> out;
+  for (const auto& [name, group] : by_pipeline) out[name] = accuracy(group.first, group.second, tie_tolerance);
+  return out;
+}
+
 }  // namespace candor::models::learned

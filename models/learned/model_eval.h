@@ -2,6 +2,7 @@
 // (pooled over samples) and pairwise ordering accuracy (pairs of schedules of one pipeline).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,10 @@ double r2(const std::vector<double>& measured, const std::vector<double>& predic
 // `predicted_s[i]` is the prediction of `samples[i]`.
 Accuracy accuracy(const std::vector<const Sample*>& samples, const std::vector<double>& predicted_s,
                   double tie_tolerance);
+
+// accuracy() of each pipeline's samples on their own, by pipeline name: an average over
+// pipelines hides the one a model orders backwards.
+std::map<std::string, Accuracy> accuracy_by_pipeline(const std::vector<const Sample*>& samples,
+                                                     const std::vector<double>& predicted_s, double tie_tolerance);
 
 }  // namespace candor::models::learned

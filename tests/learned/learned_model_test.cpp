@@ -237,15 +237,20 @@ TEST(Samples, StagesReadByName) {
   EXPECT_EQ(f.missing_features.size(), size_t(mh::kNumFeatures - 1));
 }
 
-TEST(Metrics, R2AndPairwiseByHand) {
-  const SampleFile f = read_samples(write_temp("metrics.jsonl", kSamples));
-  std::vector<const Sample*> s;
-  std::vector<double> predicted;
+// The verified samples of `f` and their recorded predictions.
+void verified_with_predictions(const SampleFile& f, std::vector<const Sample*>& s, std::vector<double>& predicted) {
   for (const Sample& x : f.samples) {
     if (!x.ok) continue;
     s.push_back(&x);
     predicted.push_back(x.predicted_s);
   }
+}
+
+TEST(Metrics, R2AndPairwiseByHand) {
+  const SampleFile f = read_samples(write_temp("metrics.jsonl", kSamples));
+  std::vector<const Sample*> s;
+  std::vector<double> predicted;
+  verified_with_predictions(f, s, predicted);
   const Accuracy a = accuracy(s, predicted, 0.05);
   EXPECT_EQ(a.samples, 5);
   EXPECT_EQ(a.pipelines, 2);
@@ -264,6 +269,22 @@ TEST(Metrics, R2AndPairwiseByHand) {
   EXPECT_EQ(b.pairs, 1);
   EXPECT_DOUBLE_EQ(b.pairwise, 0.5);
   EXPECT_EQ(accuracy({s[0], s[1]}, {1.0, 2.0}, 1.5).pairs, 0);
+}
+
+// Per pipeline, each pipeline's pairs on their own: pipeline a (1 of 3 pairs wrong) and b (right).
+TEST(Metrics, AccuracyByPipeline) {
+  const SampleFile f = read_samples(write_temp("by_pipeline.jsonl", kSamples));
+  std::vector<const Sample*> s;
+  std::vector<double> predicted;
+  verified_with_predictions(f, s, predicted);
+  const std::map<std::string, Accuracy> by = accuracy_by_pipeline(s, predicted, 0.05);
+  ASSERT_EQ(by.size(), 2u);
+  EXPECT_EQ(by.at("a").samples, 3);
+  EXPECT_EQ(by.at("a").pairs, 3);
+  EXPECT_DOUBLE_EQ(by.at("a").pairwise, 2.0 / 3);
+  EXPECT_EQ(by.at("b").pairs, 1);
+  EXPECT_DOUBLE_EQ(by.at("b").pairwise, 1.0);
+  EXPECT_THROW(accuracy_by_pipeline(s, {1.0}, 0.05), std::invalid_argument);
 }
 
 // Samples timed side by side in different processes (autotuning's batches) are ordered

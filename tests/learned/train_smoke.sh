@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The training machinery learns: train.py on synthetic samples of real random pipelines (the
 # analytic model's prediction as runtime) reaches a high held-out R^2 and ordering accuracy,
-# as `candor model eval` computes them from the weights it wrote.
+# as `candor model eval` computes them from the weights it wrote. The app samples, put in one
+# batch per app, also serve as near-optimal samples: the same pairs, so the same accuracy.
 #   train_smoke.sh PYTHON3 SOURCE_DIR SYNTH CANDOR MACHINE_JSON WORK_DIR
 set -euo pipefail
 python=$1 src=$2 synth=$3 candor=$4 machine=$5 work=$6
@@ -14,8 +15,16 @@ mkdir -p "$work"
 "$synth" --out "$work/apps.jsonl" --seeds 0:0 --apps unsharp_mask,harris --per-pipeline 12 --machine "$machine"
 "$python" "$src/models/learned/train.py" --samples "$work/samples.jsonl" --out "$work/weights.json" \
   --epochs 150 --batches 4 --quiet
+"$python" - "$work/apps.jsonl" "$work/apps_batched.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], "w") as out:
+    for line in open(sys.argv[1]):
+        s = json.loads(line)
+        s["batch"] = "process-of-" + s["pipeline"]
+        out.write(json.dumps(s) + "\n")
+PY
 "$candor" model eval --samples "$work/samples.jsonl" --apps-samples "$work/apps.jsonl" \
-  --weights "$work/weights.json" --no-speed --json > "$work/eval.json"
+  --near-optimal-samples "$work/apps_batched.jsonl" --weights "$work/weights.json" --no-speed --json > "$work/eval.json"
 cat "$work/eval.json"
 "$python" - "$work/eval.json" <<'PY'
 import json, sys
@@ -24,4 +33,9 @@ checks = {"heldout_r2_log": 0.9, "heldout_pairwise": 0.8, "apps_pairwise": 0.7}
 bad = [f"{k} = {r[k]} < {v}" for k, v in checks.items() if not (r[k] is not None and r[k] >= v)]
 if bad:
     sys.exit("training did not learn the synthetic target: " + "; ".join(bad))
+near = r["near_optimal"]
+if near["learned"] != r["apps"]["learned"] or sorted(near["per_app"]) != ["harris", "unsharp_mask"]:
+    sys.exit("near-optimal accuracy of the app samples in one batch per app differs from their apps accuracy")
+if r["near_optimal_pairwise"] != r["apps_pairwise"]:
+    sys.exit("near_optimal_pairwise differs from apps_pairwise on the same pairs")
 PY

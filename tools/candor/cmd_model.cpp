@@ -30,6 +30,7 @@ using Clock = std::chrono::steady_clock;
 struct EvalOptions {
   std::vector<std::string> samples;
   std::string apps_samples;
+  std::string near_optimal_samples;
   std::string weights;
   std::string machine;
   double tie_tolerance = 0.05;
@@ -37,6 +38,7 @@ struct EvalOptions {
   int throughput_schedules = 2000;
   double search_seconds = 10;
   bool skip_speed = false;
+  bool per_app = false;
   bool json = false;
 };
 
@@ -61,6 +63,19 @@ Split split_of(const ml::SampleFile& file, const ml::LearnedModel& model, bool (
 nlohmann::json accuracy_json(const ml::Accuracy& a) {
   return {{"samples", a.samples}, {"pipelines", a.pipelines}, {"pairs", a.pairs}, {"r2_log", a.r2_log},
           {"pairwise", a.pairwise}};
+}
+
+// Both models on a set of app samples: overall, and app by app ({"learned", "analytic",
+// "per_app": {APP: {"learned", "analytic"}}}).
+nlohmann::json both_models_json(const Split& s, double tie_tolerance) {
+  nlohmann::json j = {{"learned", accuracy_json(ml::accuracy(s.samples, s.learned_s, tie_tolerance))},
+                      {"analytic", accuracy_json(ml::accuracy(s.samples, s.analytic_s, tie_tolerance))}};
+  const auto learned = ml::accuracy_by_pipeline(s.samples, s.learned_s, tie_tolerance);
+  const auto analytic = ml::accuracy_by_pipeline(s.samples, s.analytic_s, tie_tolerance);
+  j["per_app"] = nlohmann::json::object();
+  for (const auto& [app, a] : learned)
+    j["per_app"][app] = {{"learned", accuracy_json(a)}, {"analytic", accuracy_json(analytic.at(app))}};
+  return j;
 }
 
 // A prefix of a random dive: a candidate with a random number of decisions taken (the mix of
@@ -128,7 +143,7 @@ nlohmann::json measure_speed(const EvalOptions& o, std::shared_ptr<const ml::Lea
 // A metric of the JSON report (NaN, written as null, when undefined).
 double num(const nlohmann::json& x) { return x.is_number() ? x.get<double>() : std::nan(""); }
 
-void print_text(const nlohmann::json& r) {
+void print_text(const nlohmann::json& r, bool per_app) {
   auto pct = [](const nlohmann::json& x) { return fmt::format("{:.1f}%", 100 * num(x)); };
   const nlohmann::json& h = r["heldout"];
   const nlohmann::json& a = r["apps"];
@@ -144,8 +159,23 @@ void print_text(const nlohmann::json& r) {
                            a["learned"]["samples"].get<int>(), a["learned"]["pipelines"].get<int>());
   std::cout << fmt::format("apps pairwise         {:>10} {:>10}   ({} pairs)\n", pct(a["learned"]["pairwise"]),
                            pct(a["analytic"]["pairwise"]), a["learned"]["pairs"].get<long>());
+  if (r.contains("near_optimal")) {
+    const nlohmann::json& n = r["near_optimal"];
+    std::cout << fmt::format("near-optimal pairwise {:>10} {:>10}   ({} pairs, {} apps; schedules a tuned run timed side by side)\n",
+                             pct(n["learned"]["pairwise"]), pct(n["analytic"]["pairwise"]),
+                             n["learned"]["pairs"].get<long>(), n["learned"]["pipelines"].get<int>());
+  }
   std::cout << fmt::format("(pairs of one pipeline's schedules measured more than {} apart)\n",
                            pct(r["tie_tolerance"]));
+  if (per_app) {
+    for (const char* set : {"apps", "near_optimal"}) {
+      if (!r.contains(set)) continue;
+      std::cout << fmt::format("{} pairwise by app:\n", set == std::string("apps") ? "apps" : "near-optimal");
+      for (const auto& [app, m] : r[set]["per_app"].items())
+        std::cout << fmt::format("  {:<26} {:>10} {:>10}   ({} pairs)\n", app, pct(m["learned"]["pairwise"]),
+                                 pct(m["analytic"]["pairwise"]), m["learned"]["pairs"].get<long>());
+    }
+  }
   if (r.contains("speed")) {
     const nlohmann::json& s = r["speed"];
     std::cout << fmt::format(
@@ -193,17 +223,26 @@ int run_eval(const EvalOptions& o) {
                       {"apps_r2_log", al.r2_log},
                       {"tie_tolerance", o.tie_tolerance},
                       {"heldout", {{"learned", accuracy_json(hl)}, {"analytic", accuracy_json(ha)}}},
-                      {"apps", {{"learned", accuracy_json(al)}, {"analytic", accuracy_json(aa)}}},
+                      {"apps", both_models_json(on_apps, o.tie_tolerance)},
                       {"analytic",
                        {{"heldout_r2_log", ha.r2_log}, {"heldout_pairwise", ha.pairwise}, {"apps_pairwise", aa.pairwise}}},
                       {"samples_read", random.samples.size() + apps.samples.size()},
                       {"missing_features", random.missing_features},
                       {"provenance", model->provenance()}};
+  if (!o.near_optimal_samples.empty()) {
+    const ml::SampleFile tuned = ml::read_samples(o.near_optimal_samples);
+    const Split near = split_of(tuned, *model, [](const ml::Sample& s) { return !s.seed.has_value() && !s.batch.empty(); });
+    if (near.samples.empty())
+      throw std::invalid_argument(o.near_optimal_samples + ": no usable app samples in batches (a tuned run's `--samples`)");
+    r["near_optimal"] = both_models_json(near, o.tie_tolerance);
+    r["near_optimal_pairwise"] = r["near_optimal"]["learned"]["pairwise"];
+  }
+  if (r.contains("near_optimal")) r["analytic"]["near_optimal_pairwise"] = r["near_optimal"]["analytic"]["pairwise"];
   if (!o.skip_speed) r["speed"] = measure_speed(o, model);
   if (o.json) {
     std::cout << r.dump() << std::endl;
   } else {
-    print_text(r);
+    print_text(r, o.per_app);
   }
   return 0;
 }
@@ -219,6 +258,10 @@ void register_model_command(CLI::App& app, int& exit_status) {
   eval->add_option("--samples", o->samples,
                    "random-pipeline samples, JSONL (repeatable; default: data/samples.jsonl); held out: seed % 5 == 0");
   eval->add_option("--apps-samples", o->apps_samples, "example-app samples, JSONL (default: data/apps/samples.jsonl)");
+  eval->add_option("--near-optimal-samples", o->near_optimal_samples,
+                   "app samples a tuned run timed side by side (`candor search --autotune N --samples FILE`, "
+                   "head_to_head's autotune_samples.jsonl): pairs within a batch, near the optimum");
+  eval->add_flag("--per-app", o->per_app, "also print the pairwise accuracy of each app");
   eval->add_option("--weights", o->weights, "the model's weights (default: the shipped models/learned/weights.json)");
   eval->add_option("--tie-tolerance", o->tie_tolerance,
                    "pairs of schedules measured closer than this ratio are not ranked")
@@ -234,7 +277,8 @@ void register_model_command(CLI::App& app, int& exit_status) {
   eval->add_flag("--no-speed", o->skip_speed, "accuracy only");
   eval->add_option("--machine", o->machine, "machine description (default: build/machine.json, calibrated if missing)");
   eval->add_flag("--json", o->json,
-                 "one JSON object: heldout_r2_log, heldout_pairwise, apps_pairwise, analytic.*, speed, ...");
+                 "one JSON object: heldout_r2_log, heldout_pairwise, apps_pairwise, near_optimal_pairwise, analytic.*, "
+                 "apps.per_app, near_optimal.per_app, speed, ...");
   eval->callback([o, &exit_status]() {
     try {
       exit_status = run_eval(*o);
