@@ -1,7 +1,10 @@
 #include "cpu_objective.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
+#include <thread>
 
 namespace candor::scheduler {
 namespace {
@@ -26,8 +29,12 @@ CpuObjective::CpuObjective(models::halide::MachineDescription machine)
 
 CpuObjective::CpuObjective(models::halide::MachineDescription machine,
                            std::shared_ptr<const models::learned::LearnedModel> learned)
-    : machine_(std::move(machine)), model_(machine_) {
+    : machine_(std::move(machine)), model_(machine_), threads_(int(std::max(1u, std::thread::hardware_concurrency()))) {
   if (learned) learned_.emplace(*learned, machine_);
+}
+
+void CpuObjective::set_threads(int threads) {
+  threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 double CpuObjective::cost(const Space& space, const Candidate& c) const {
@@ -47,15 +54,53 @@ double CpuObjective::lower_bound(const Space& space, const Candidate& c) const {
 
 double CpuObjective::estimate(const Space& space, const Candidate& c) const { return cost(space, c); }
 
+void CpuObjective::estimate_range(const Space& space, const std::vector<const Candidate*>& batch, size_t begin,
+                                  size_t end, std::vector<double>& out, models::learned::PredictTiming& timing) const {
+  std::vector<models::halide::ScheduleView> views;
+  views.reserve(end - begin);
+  for (size_t i = begin; i < end; ++i) views.push_back(cpu(space).view(*batch[i]));
+  std::vector<double> part;
+  if (learned_) {
+    learned_->predict(cpu(space).kernel(), views, part, &timing);
+  } else {
+    model_.predict(cpu(space).kernel(), views, part);
+  }
+  std::copy(part.begin(), part.end(), out.begin() + std::ptrdiff_t(begin));
+}
+
 void CpuObjective::estimate_batch(const Space& space, const std::vector<const Candidate*>& batch,
                                   std::vector<double>& out) const {
-  std::vector<models::halide::ScheduleView> views;
-  views.reserve(batch.size());
-  for (const Candidate* c : batch) views.push_back(cpu(space).view(*c));
-  if (learned_) {
-    learned_->predict(cpu(space).kernel(), views, out, &timing_);
-  } else {
-    model_.predict(cpu(space).kernel(), views, out);
+  out.assign(batch.size(), 0.0);
+  // Contiguous shares, the caller's thread taking the first; a share of a few candidates is
+  // not worth a thread.
+  constexpr size_t kMinShare = 4;
+  const size_t shares = std::max<size_t>(1, std::min<size_t>(size_t(threads_), batch.size() / kMinShare));
+  std::vector<models::learned::PredictTiming> timings(shares);
+  std::vector<std::exception_ptr> errors(shares);
+  std::vector<std::thread> helpers;
+  auto bounds = [&](size_t k) { return std::make_pair(batch.size() * k / shares, batch.size() * (k + 1) / shares); };
+  for (size_t k = 1; k < shares; ++k)
+    helpers.emplace_back([&, k] {
+      try {
+        const auto [begin, end] = bounds(k);
+        estimate_range(space, batch, begin, end, out, timings[k]);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
+  try {
+    const auto [begin, end] = bounds(0);
+    estimate_range(space, batch, begin, end, out, timings[0]);
+  } catch (...) {
+    errors[0] = std::current_exception();
+  }
+  for (std::thread& t : helpers) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (const models::learned::PredictTiming& t : timings) {
+    timing_.featurize_s += t.featurize_s;
+    timing_.network_s += t.network_s;
+    timing_.schedules += t.schedules;
   }
 }
 

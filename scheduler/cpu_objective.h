@@ -44,6 +44,11 @@ class CpuObjective : public Objective {
   models::halide::Prediction explain(const Space& space, const Candidate& c) const;
 
   const models::halide::MachineDescription& machine() const { return machine_; }
+  // Threads estimate_batch spreads a batch over (each predicts its share of the candidates,
+  // which are independent: the results do not depend on the count). Default: every core,
+  // since nearly all of a search's time is spent there.
+  void set_threads(int threads);
+  int threads() const { return threads_; }
   // "learned" or "analytic".
   std::string cost_model_name() const { return learned_ ? "learned" : "analytic"; }
   // Time the learned model spent (featurization vs network) over this objective's life.
@@ -53,7 +58,12 @@ class CpuObjective : public Objective {
   models::halide::MachineDescription machine_;
   models::halide::AnalyticModel model_;
   std::optional<models::learned::LearnedCostModel> learned_;
+  int threads_;
   mutable models::learned::PredictTiming timing_;  // searches call the objective from one thread
+
+  // Views and predictions of batch[begin, end) into out[begin, end) (out already sized).
+  void estimate_range(const Space& space, const std::vector<const Candidate*>& batch, size_t begin, size_t end,
+                      std::vector<double>& out, models::learned::PredictTiming& timing) const;
 };
 
 }  // namespace candor::scheduler

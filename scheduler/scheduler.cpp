@@ -31,8 +31,10 @@ Candidate pinned_root(const HalideCpuSpace& space, const std::vector<std::pair<s
 
 KernelScheduler::KernelScheduler(const halide_bridge::KernelDescription& kd,
                                  const models::halide::MachineDescription& machine,
-                                 const std::vector<std::pair<std::string, std::string>>& pins)
-    : space_(kd), objective_(machine), root_(pinned_root(space_, pins)) {}
+                                 const std::vector<std::pair<std::string, std::string>>& pins, int model_threads)
+    : space_(kd), objective_(machine), root_(pinned_root(space_, pins)) {
+  objective_.set_threads(model_threads);
+}
 
 ScheduledCandidate KernelScheduler::scheduled(const Candidate& c, double predicted_seconds) const {
   return {c, space_.to_schedule(c), predicted_seconds, objective_.lower_bound(space_, c),

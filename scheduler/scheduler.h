@@ -50,8 +50,10 @@ class KernelScheduler {
  public:
   // Throws std::invalid_argument for a bad pin, std::runtime_error when the space has no
   // schedule for the pipeline.
+  // `model_threads`: threads the cost model's batches are spread over (0: every core; see
+  // CpuObjective::set_threads).
   KernelScheduler(const halide_bridge::KernelDescription& kd, const models::halide::MachineDescription& machine,
-                  const std::vector<std::pair<std::string, std::string>>& pins);
+                  const std::vector<std::pair<std::string, std::string>>& pins, int model_threads = 0);
   KernelScheduler(const KernelScheduler&) = delete;
   KernelScheduler& operator=(const KernelScheduler&) = delete;
 

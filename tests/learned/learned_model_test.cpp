@@ -343,4 +343,43 @@ TEST(CpuObjective, LearnedRanksCandidates) {
   EXPECT_EQ(objective.learned_timing().schedules, 3);
 }
 
+// A batch spread over threads is predicted as on one thread, candidate by candidate, with
+// either model; every candidate is counted once.
+TEST(CpuObjective, ThreadsShareABatchWithoutChangingIt) {
+  const hb::KernelDescription kd =
+      hb::describe_app(candor::models::random_pipelines::random_pipeline(17).build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  std::mt19937_64 rng(5);
+  std::vector<candor::Candidate> candidates;  // partial and complete
+  while (candidates.size() < 37) {
+    std::optional<candor::Candidate> c = space.root();
+    const std::vector<int>& order = space.decision_order();
+    const size_t depth = rng() % (order.size() + 1);
+    for (size_t k = 0; k < depth && c; ++k) {
+      const int var = order[k];
+      if (space.is_fixed(*c, var)) continue;
+      const std::vector<int> values = space.values(*c, var);
+      if (!space.fix(*c, var, values[rng() % values.size()])) c.reset();
+    }
+    if (c) candidates.push_back(*c);
+  }
+  std::vector<const candor::Candidate*> batch;
+  for (const candor::Candidate& c : candidates) batch.push_back(&c);
+  for (auto learned : {std::shared_ptr<const LearnedModel>(),
+                       std::make_shared<const LearnedModel>(LearnedModel::from_json(small_weights(6)))}) {
+    candor::scheduler::CpuObjective one(machine(), learned), three(machine(), learned);
+    one.set_threads(1);
+    three.set_threads(3);
+    std::vector<double> alone, shared;
+    one.estimate_batch(space, batch, alone);
+    three.estimate_batch(space, batch, shared);
+    ASSERT_EQ(shared.size(), batch.size());
+    EXPECT_EQ(alone, shared);
+    EXPECT_EQ(shared[20], one.estimate(space, *batch[20]));
+    if (learned) {
+      EXPECT_EQ(three.learned_timing().schedules, long(batch.size()));
+    }
+  }
+}
+
 }  // namespace

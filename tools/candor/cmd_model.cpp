@@ -114,6 +114,7 @@ nlohmann::json measure_speed(const EvalOptions& o, std::shared_ptr<const ml::Lea
 
   // A search ranked by the learned model.
   scheduler::CpuObjective objective(machine, model);
+  objective.set_threads(1);  // the shares below are of one thread's time
   std::unique_ptr<Search> search = make_search("beam");
   VarOrderBrancher brancher(space.decision_order());
   Budget budget;

@@ -41,6 +41,7 @@ struct SearchOptions {
   std::string samples;
   std::string machine;
   int threads = 0;
+  int model_threads = 0;
   int runs = 5;
   bool json = false;
   bool explain = false;
@@ -143,7 +144,7 @@ int run_search(const SearchOptions& o) {
   Budget budget = parse_budget(o.budget);
   budget.keep_top = std::max(1, o.autotune);
   if (!o.json) budget.progress = print_progress;
-  const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins);
+  const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins, o.model_threads);
   scheduler::ScheduleOutcome outcome = kernel_scheduler.search(o.search, budget);
   if (!o.json) std::cerr << "\n";
   if (outcome.completed_past_time_limit)
@@ -292,6 +293,11 @@ void register_search_command(CLI::App& app, int& exit_status) {
       ->needs("--autotune");
   cmd->add_option("--machine", o->machine, "machine description (default: build/machine.json, calibrated if missing)");
   cmd->add_option("--threads", o->threads, "worker threads for benchmarks (0: every core)")->capture_default_str();
+  cmd->add_option("--model-threads", o->model_threads,
+                  "threads the search's cost-model batches are spread over (0: every core); the search's result "
+                  "does not depend on it, only how much it covers in a time budget")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--runs", o->runs, "timed runs per benchmark")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_flag("--json", o->json, "print one JSON object (app, search_seconds, predicted_ms, lower_bound_ms, "
                                    "runtime_ms, verified, schedule, ...)");
