@@ -151,6 +151,25 @@ std::vector<Measurement> measure_together(const std::string& app, const std::vec
   return ms;
 }
 
+AutotuneResult first_verified(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                              const AutotuneOptions& options, const AutotuneProgress& progress) {
+  AutotuneResult out;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < schedules.size() && out.chosen < 0; ++i) {
+    const Measurement m = measure_together(app, {schedules[i]}, options).front();
+    ++out.measured;
+    if (progress) progress(i, 0, m);
+    if (m.ok) {
+      out.chosen = int(i);
+      out.runtime_ms = m.runtime_ms;
+    } else {
+      out.failures.emplace_back(i, m.failure);
+    }
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
 AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge::Schedule>& given,
                         const AutotuneOptions& options, double seconds, int finalists, int confirmations,
                         const AutotuneProgress& progress, const LocalSearch& local,

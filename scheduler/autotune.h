@@ -100,6 +100,14 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
                         int confirmations = 2, const AutotuneProgress& progress = {},
                         const LocalSearch& local = {}, const AutotuneProcessLog& processes = {});
 
+// Model only: measures `schedules` (the model's order) one a process, in turn, until one
+// compiles, runs and matches the reference, and chooses it: the model's pick unless it fails
+// (Halide 14 miscompiles a few schedules: bench/head_to_head_results/2026-11-27_s30/
+// README.md), then the next. The failures are recorded; nothing after the chosen one is
+// measured.
+AutotuneResult first_verified(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
+                              const AutotuneOptions& options, const AutotuneProgress& progress = {});
+
 // The key identifying (app, schedule) in journals.
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule);
 

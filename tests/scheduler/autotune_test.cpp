@@ -113,6 +113,29 @@ TEST_F(Autotune, KeepsTheFastestThatRepeatsAndSkipsCrashesAndHangs) {
   EXPECT_EQ(again.chosen, 3);
 }
 
+// Model only: the model's order is kept, a failing pick (a crash here; a miscompiled schedule
+// in practice) gives way to the next, and nothing after the first that verifies is measured,
+// even a faster one.
+TEST_F(Autotune, ModelOnlyTakesTheFirstScheduleThatVerifies) {
+  const std::vector<hb::Schedule> schedules = {schedule_named("crash"), schedule_named("slow"),
+                                               schedule_named("fastest")};
+  std::vector<size_t> reported;
+  const AutotuneResult r = candor::scheduler::first_verified(
+      "app", schedules, options(), [&](size_t i, int, const candor::scheduler::Measurement&) { reported.push_back(i); });
+  EXPECT_EQ(r.chosen, 1);
+  EXPECT_DOUBLE_EQ(r.runtime_ms, 3.0);
+  EXPECT_EQ(r.measured, 2u);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].first, 0u);
+  EXPECT_EQ(r.failures[0].second, "crash");
+  EXPECT_EQ(reported, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(calls(), 2);
+  // None verifies: none chosen, each failure recorded.
+  const AutotuneResult none = candor::scheduler::first_verified("app", {schedule_named("crash_again")}, options());
+  EXPECT_EQ(none.chosen, -1);
+  EXPECT_EQ(none.failures.size(), 1u);
+}
+
 TEST_F(Autotune, WithoutConfirmationsTheFirstMeasurementDecides) {
   const std::vector<hb::Schedule> schedules = {schedule_named("steady"), schedule_named("lucky")};
   const AutotuneResult r = candor::scheduler::autotune("app", schedules, options(), 0, 3, 0);

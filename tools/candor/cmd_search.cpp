@@ -142,7 +142,10 @@ int run_search(const SearchOptions& o) {
     pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
   }
   Budget budget = parse_budget(o.budget);
-  budget.keep_top = std::max(1, o.autotune);
+  // Model only, the best few are kept too: a pick that fails to compile or to match the
+  // reference (a Halide miscompile) gives way to the next in the model's order.
+  constexpr int kModelOnlyFallbacks = 4;
+  budget.keep_top = o.autotune > 0 ? o.autotune : kModelOnlyFallbacks;
   if (!o.json) budget.progress = print_progress;
   const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins, o.model_threads);
   scheduler::ScheduleOutcome outcome = kernel_scheduler.search(o.search, budget);
@@ -160,13 +163,14 @@ int run_search(const SearchOptions& o) {
   // The measuring processes share the reference outputs (computed by the first).
   char references[] = "/tmp/candor_references_XXXXXX";
   if (o.autotune > 0 && mkdtemp(references)) tune.reference_cache = references;
-  // Model only: the best candidate, measured once. Autotuning: the N best (the best of each
-  // structure first), then the neighbours of the fastest, and the finalists again in fresh
-  // processes.
+  // Model only: the best candidate, measured once (the next ones only if it fails).
+  // Autotuning: the N best (the best of each structure first), then the neighbours of the
+  // fastest, and the finalists again in fresh processes.
   std::vector<scheduler::ScheduledCandidate> tried;
-  for (size_t i : kernel_scheduler.measuring_order(outcome.candidates)) {
-    tried.push_back(outcome.candidates[i]);
-    if (o.autotune == 0) break;
+  if (o.autotune == 0) {
+    tried = outcome.candidates;
+  } else {
+    for (size_t i : kernel_scheduler.measuring_order(outcome.candidates)) tried.push_back(outcome.candidates[i]);
   }
   const size_t searched = tried.size();
   std::vector<hb::Schedule> schedules;
@@ -198,23 +202,24 @@ int run_search(const SearchOptions& o) {
     processes = [&](const std::string& process, const std::vector<size_t>& indices,
                     const std::vector<scheduler::Measurement>& ms) { samples->add(process, indices, tried, ms); };
   const int finalists = 3, confirmations = o.autotune > 1 ? 2 : 0;
-  scheduler::AutotuneResult tuned = scheduler::autotune(
-      o.app, schedules, tune, o.autotune_seconds, finalists, confirmations,
-      [&](size_t i, int repeat, const scheduler::Measurement& m) {
-        if (o.json) return;
-        std::string result = m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
-                                  : "failed: " + m.failure;
-        if (m.ok && i >= searched && repeat == 0) result += fmt::format(", {:.3f}x its centre", m.ratio_to_first);
-        const std::string which = i < searched ? fmt::format("candidate {}/{}", i + 1, searched)
-                                               : fmt::format("neighbour {}", i + 1 - searched);
-        if (repeat == 0) {
-          std::cerr << fmt::format("[measure] {}: predicted {:.3f} ms, {}\n", which, tried[i].predicted_seconds * 1e3,
-                                   result);
-        } else {
-          std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", which, repeat + 1, result);
-        }
-      },
-      local, processes);
+  const scheduler::AutotuneProgress progress = [&](size_t i, int repeat, const scheduler::Measurement& m) {
+    if (o.json) return;
+    std::string result = m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
+                              : "failed: " + m.failure;
+    if (m.ok && i >= searched && repeat == 0) result += fmt::format(", {:.3f}x its centre", m.ratio_to_first);
+    const std::string which = i < searched ? fmt::format("candidate {}/{}", i + 1, searched)
+                                           : fmt::format("neighbour {}", i + 1 - searched);
+    if (repeat == 0) {
+      std::cerr << fmt::format("[measure] {}: predicted {:.3f} ms, {}\n", which, tried[i].predicted_seconds * 1e3,
+                               result);
+    } else {
+      std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", which, repeat + 1, result);
+    }
+  };
+  scheduler::AutotuneResult tuned =
+      o.autotune > 0 ? scheduler::autotune(o.app, schedules, tune, o.autotune_seconds, finalists, confirmations,
+                                           progress, local, processes)
+                     : scheduler::first_verified(o.app, schedules, tune, progress);
   if (!tune.reference_cache.empty()) std::filesystem::remove_all(tune.reference_cache);
   const size_t measured = tuned.measured;
   const int chosen = tuned.chosen;
