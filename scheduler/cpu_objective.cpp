@@ -11,6 +11,8 @@ namespace {
 
 const HalideCpuSpace& cpu(const Space& space) { return static_cast<const HalideCpuSpace&>(space); }
 
+int every_core() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
 }  // namespace
 
 std::shared_ptr<const models::learned::LearnedModel> learned_model_from_environment() {
@@ -29,12 +31,12 @@ CpuObjective::CpuObjective(models::halide::MachineDescription machine)
 
 CpuObjective::CpuObjective(models::halide::MachineDescription machine,
                            std::shared_ptr<const models::learned::LearnedModel> learned)
-    : machine_(std::move(machine)), model_(machine_), threads_(int(std::max(1u, std::thread::hardware_concurrency()))) {
+    : machine_(std::move(machine)), model_(machine_), threads_(every_core()) {
   if (learned) learned_.emplace(*learned, machine_);
 }
 
 void CpuObjective::set_threads(int threads) {
-  threads_ = threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  threads_ = threads > 0 ? threads : every_core();
 }
 
 double CpuObjective::cost(const Space& space, const Candidate& c) const {
