@@ -48,7 +48,6 @@ class CpuObjective : public Objective {
   // which are independent: the results do not depend on the count). Default: every core,
   // since nearly all of a search's time is spent there.
   void set_threads(int threads);
-  int threads() const { return threads_; }
   // "learned" or "analytic".
   std::string cost_model_name() const { return learned_ ? "learned" : "analytic"; }
   // Time the learned model spent (featurization vs network) over this objective's life.

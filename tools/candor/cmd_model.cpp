@@ -214,19 +214,20 @@ int run_eval(const EvalOptions& o) {
   if (on_apps.samples.empty()) throw std::invalid_argument("no usable app samples");
   const ml::Accuracy hl = ml::accuracy(heldout.samples, heldout.learned_s, o.tie_tolerance);
   const ml::Accuracy ha = ml::accuracy(heldout.samples, heldout.analytic_s, o.tie_tolerance);
-  const ml::Accuracy al = ml::accuracy(on_apps.samples, on_apps.learned_s, o.tie_tolerance);
-  const ml::Accuracy aa = ml::accuracy(on_apps.samples, on_apps.analytic_s, o.tie_tolerance);
+  const nlohmann::json on_apps_json = both_models_json(on_apps, o.tie_tolerance);
 
   nlohmann::json r = {{"weights", weights},
                       {"heldout_r2_log", hl.r2_log},
                       {"heldout_pairwise", hl.pairwise},
-                      {"apps_pairwise", al.pairwise},
-                      {"apps_r2_log", al.r2_log},
+                      {"apps_pairwise", on_apps_json["learned"]["pairwise"]},
+                      {"apps_r2_log", on_apps_json["learned"]["r2_log"]},
                       {"tie_tolerance", o.tie_tolerance},
                       {"heldout", {{"learned", accuracy_json(hl)}, {"analytic", accuracy_json(ha)}}},
-                      {"apps", both_models_json(on_apps, o.tie_tolerance)},
+                      {"apps", on_apps_json},
                       {"analytic",
-                       {{"heldout_r2_log", ha.r2_log}, {"heldout_pairwise", ha.pairwise}, {"apps_pairwise", aa.pairwise}}},
+                       {{"heldout_r2_log", ha.r2_log},
+                        {"heldout_pairwise", ha.pairwise},
+                        {"apps_pairwise", on_apps_json["analytic"]["pairwise"]}}},
                       {"samples_read", random.samples.size() + apps.samples.size()},
                       {"missing_features", random.missing_features},
                       {"provenance", model->provenance()}};
@@ -237,8 +238,8 @@ int run_eval(const EvalOptions& o) {
       throw std::invalid_argument(o.near_optimal_samples + ": no usable app samples in batches (a tuned run's `--samples`)");
     r["near_optimal"] = both_models_json(near, o.tie_tolerance);
     r["near_optimal_pairwise"] = r["near_optimal"]["learned"]["pairwise"];
+    r["analytic"]["near_optimal_pairwise"] = r["near_optimal"]["analytic"]["pairwise"];
   }
-  if (r.contains("near_optimal")) r["analytic"]["near_optimal_pairwise"] = r["near_optimal"]["analytic"]["pairwise"];
   if (!o.skip_speed) r["speed"] = measure_speed(o, model);
   if (o.json) {
     std::cout << r.dump() << std::endl;
