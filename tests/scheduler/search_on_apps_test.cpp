@@ -3,6 +3,8 @@
 // tree its bound pruned.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iostream>
 #include <set>
 
 #include "apps.h"
@@ -194,7 +196,19 @@ TEST(SchedulerDescent, BeamEndsAtALocalMinimumOfTheModel) {
   ASSERT_FALSE(plain.candidates.empty());
   ASSERT_FALSE(descended.candidates.empty());
   const auto& best = descended.candidates.front();
-  EXPECT_LT(best.predicted_seconds, plain.candidates.front().predicted_seconds);
+  const auto& start = plain.candidates.front();
+  // Whether the beam alone already ends at a local minimum depends on the calibrated
+  // machine and the target; where it does not, the descent must improve on it.
+  const auto start_neighbours = scheduler.neighbours(start);
+  const bool start_improvable =
+      std::any_of(start_neighbours.begin(), start_neighbours.end(),
+                  [&](const auto& n) { return n.predicted_seconds < start.predicted_seconds; });
+  EXPECT_LE(best.predicted_seconds, start.predicted_seconds);
+  if (start_improvable) {
+    EXPECT_LT(best.predicted_seconds, start.predicted_seconds);
+  } else {
+    std::cout << "the beam alone ended at a local minimum of the model here\n";
+  }
   EXPECT_LT(descended.stats.expanded, budget.max_expanded);
   for (const auto& n : scheduler.neighbours(best)) EXPECT_GE(n.predicted_seconds, best.predicted_seconds);
   const hb::Outputs reference = hb::reference_outputs(*app, target);
