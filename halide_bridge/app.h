@@ -27,6 +27,8 @@ struct AppInstance {
   std::vector<Halide::Internal::Parameter> scalar_params;
   // The sizes to realize each output at (one vector of extents per output, same order).
   std::vector<std::vector<int>> output_sizes;
+  // Where each output's region starts (same shape as output_sizes); empty: at 0.
+  std::vector<std::vector<int>> output_mins;
   // Applies the hand-written expert schedule for `target` to `funcs`.
   std::function<void(const Halide::Target& target)> apply_expert_schedule;
 

@@ -527,6 +527,14 @@ KernelDescription describe_pipeline(const Halide::Pipeline& pipeline, const Hali
   }
 }
 
+PipelineParameters pipeline_parameters(const std::vector<Halide::Func>& outputs) {
+  std::vector<HI::Function> fs;
+  for (const Halide::Func& f : outputs) fs.push_back(f.function());
+  ParamCollector pc;
+  for (const auto& [name, f] : HI::build_environment(fs)) f.accept(&pc);
+  return {pc.buffers, pc.scalars};
+}
+
 KernelDescription describe_app(const AppInstance& app, const Halide::Target& target) {
   return describe_pipeline(app.pipeline(), target);
 }

@@ -139,6 +139,13 @@ struct KernelDescription {
 KernelDescription describe_pipeline(const Halide::Pipeline& pipeline, const Halide::Target& target);
 KernelDescription describe_app(const AppInstance& app, const Halide::Target& target);
 
+// The parameters a pipeline reads, by name: input buffers (ImageParams) and scalars.
+struct PipelineParameters {
+  std::map<std::string, Halide::Internal::Parameter> buffers;
+  std::map<std::string, Halide::Internal::Parameter> scalars;
+};
+PipelineParameters pipeline_parameters(const std::vector<Halide::Func>& outputs);
+
 // Every Func reachable from `outputs`, by canonical name (including wrappers such as
 // boundary conditions that an app may not have named).
 std::map<std::string, Halide::Func> pipeline_funcs(const std::vector<Halide::Func>& outputs);

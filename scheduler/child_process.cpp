@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
 #include <limits>
 #include <stdexcept>
 
@@ -18,15 +21,12 @@ extern char** environ;
 
 namespace candor::scheduler {
 
-ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds, double line_timeout_seconds) {
-  // The child's environment, built before fork (the child may only exec): ours, plus the
-  // variable that asks a measuring child to announce waits for the timing lock.
-  std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  env_strings.push_back(std::string(halide_bridge::kClockLinesEnv) + "=1");
-  std::vector<char*> envp;
-  for (std::string& e : env_strings) envp.push_back(e.data());
-  envp.push_back(nullptr);
+namespace {
+
+// Forks a child that runs `in_child` with its standard output on a pipe (if in_child
+// returns, as an exec that failed does, the child exits with 127), and reads that pipe
+// under the limits of run_child.
+ChildResult run_forked(const std::function<void()>& in_child, double timeout_seconds, double line_timeout_seconds) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
   const auto start = std::chrono::steady_clock::now();
@@ -42,10 +42,7 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     setpgid(0, 0);  // its own group, so a timeout kills its helpers too
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execve(args[0], args.data(), envp.data());
+    in_child();
     _exit(127);
   }
   close(pipe_fds[1]);
@@ -103,6 +100,39 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
     else result.crashed = true;
   }
   return result;
+}
+
+}  // namespace
+
+ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds, double line_timeout_seconds) {
+  // The child's environment, built before fork (the child may only exec): ours, plus the
+  // variable that asks a measuring child to announce waits for the timing lock.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  env_strings.push_back(std::string(halide_bridge::kClockLinesEnv) + "=1");
+  std::vector<char*> envp;
+  for (std::string& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  return run_forked([&] { execve(args[0], args.data(), envp.data()); }, timeout_seconds, line_timeout_seconds);
+}
+
+ChildResult run_in_child(const std::function<int()>& body, double timeout_seconds, double line_timeout_seconds) {
+  return run_forked(
+      [&] {
+        int status = 1;
+        try {
+          status = body();
+        } catch (const std::exception& e) {
+          std::cerr << "child process: " << e.what() << "\n";
+        }
+        std::cout.flush();
+        std::fflush(stdout);
+        _exit(status);
+      },
+      timeout_seconds, line_timeout_seconds);
 }
 
 }  // namespace candor::scheduler

@@ -3,6 +3,7 @@
 // the caller.
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -25,5 +26,12 @@ struct ChildResult {
 // halide_bridge/timing_lock.h, which are not kept in `output`. `seconds` is wall time.
 ChildResult run_child(const std::vector<std::string>& argv, double timeout_seconds,
                       double line_timeout_seconds = std::numeric_limits<double>::infinity());
+
+// Runs `body` in a forked child under the same limits, its standard output captured; the
+// child exits with body's return value (1 when it throws). For work that may crash on
+// objects only this process has (a generator's pipeline). The child inherits no running
+// threads: fork between jobs, not while helper threads hold locks.
+ChildResult run_in_child(const std::function<int()>& body, double timeout_seconds,
+                         double line_timeout_seconds = std::numeric_limits<double>::infinity());
 
 }  // namespace candor::scheduler

@@ -70,6 +70,11 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
     o.machine_path = "machine.json";
   }
   if (auto verbose = env("CANDOR_VERBOSE"); verbose && !verbose->empty() && *verbose != "0") o.verbose = true;
+  if (auto verify = env("CANDOR_VERIFY"); verify && !verify->empty()) {
+    if (*verify != "0" && *verify != "1")
+      throw std::invalid_argument("CANDOR_VERIFY needs 0 or 1, got '" + *verify + "'");
+    o.verify = *verify == "1";
+  }
   return o;
 }
 

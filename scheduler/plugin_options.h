@@ -7,6 +7,8 @@
 //   CANDOR_MACHINE  machine description (default: machine.json in the directory above the
 //                   plugin's, i.e. build/machine.json; calibrated there if missing)
 //   CANDOR_VERBOSE  1: also print the schedule source to stderr
+//   CANDOR_VERIFY   0: emit the model's pick unverified (default 1: the first of its best
+//                   schedules that matches the reference on synthetic inputs)
 //   CANDOR_AUTOTUNE rejected: a generator has no input data to benchmark schedules on.
 #pragma once
 
@@ -24,6 +26,9 @@ struct PluginOptions {
   Budget budget;  // seconds = 30 unless CANDOR_BUDGET says otherwise
   std::string machine_path;
   bool verbose = false;
+  // Run the model's best schedules on synthetic inputs, in a child process, and emit the
+  // first whose output matches the reference schedule's.
+  bool verify = true;
 };
 
 // Reads a variable; nullopt when unset.

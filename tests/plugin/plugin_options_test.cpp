@@ -34,6 +34,7 @@ TEST(PluginOptions, Defaults) {
   EXPECT_EQ(o.budget.seed, 0u);
   EXPECT_EQ(o.machine_path, "/x/build/machine.json");
   EXPECT_FALSE(o.verbose);
+  EXPECT_TRUE(o.verify);
 }
 
 TEST(PluginOptions, Knobs) {
@@ -42,6 +43,7 @@ TEST(PluginOptions, Knobs) {
                           {"CANDOR_SEED", "42"},
                           {"CANDOR_MACHINE", "/tmp/m.json"},
                           {"CANDOR_VERBOSE", "1"},
+                          {"CANDOR_VERIFY", "0"},
                           {"CANDOR_AUTOTUNE", "0"}});
   EXPECT_EQ(o.search, "greedy");
   EXPECT_DOUBLE_EQ(o.budget.seconds, 5);
@@ -49,6 +51,7 @@ TEST(PluginOptions, Knobs) {
   EXPECT_EQ(o.budget.seed, 42u);
   EXPECT_EQ(o.machine_path, "/tmp/m.json");
   EXPECT_TRUE(o.verbose);
+  EXPECT_FALSE(o.verify);
 }
 
 TEST(PluginOptions, BadValuesNameTheVariable) {
@@ -59,6 +62,7 @@ TEST(PluginOptions, BadValuesNameTheVariable) {
       << error_of({{"CANDOR_BUDGET", "time=fast"}});
   EXPECT_NE(error_of({{"CANDOR_SEED", "-3"}}).find("CANDOR_SEED needs a non-negative integer"), std::string::npos);
   EXPECT_NE(error_of({{"CANDOR_SEED", "7x"}}).find("CANDOR_SEED"), std::string::npos);
+  EXPECT_NE(error_of({{"CANDOR_VERIFY", "yes"}}).find("CANDOR_VERIFY needs 0 or 1, got 'yes'"), std::string::npos);
 }
 
 }  // namespace

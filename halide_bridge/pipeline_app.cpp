@@ -1,0 +1,134 @@
+#include "pipeline_app.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "error.h"
+
+namespace candor::halide_bridge {
+namespace {
+
+namespace HI = Halide::Internal;
+
+// splitmix64: the same data on every platform.
+uint64_t next_random(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Floats in [0, 1) on a grid of 1/256 (thresholds computed from them do not sit within
+// rounding error of a boundary); integers in [0, 255] or the type's range if smaller, so
+// that sums and products stay far from overflow as in natural images.
+template <typename T>
+void fill(Halide::Buffer<>& b, uint64_t& state) {
+  T* data = static_cast<T*>(b.data());
+  for (size_t i = 0, n = b.number_of_elements(); i < n; ++i) {
+    const uint64_t r = next_random(state) >> 32;
+    if constexpr (std::is_floating_point_v<T>) {
+      data[i] = static_cast<T>(r % 256) / T(256);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      data[i] = (r & 1) != 0;
+    } else {
+      const uint64_t top = std::min<uint64_t>(255, uint64_t(std::numeric_limits<T>::max()));
+      data[i] = static_cast<T>(r % (top + 1));
+    }
+  }
+}
+
+Halide::Buffer<> synthetic_input(const InputInfo& in, uint64_t seed) {
+  std::vector<int> sizes, mins;
+  for (const Range& r : in.shape()) {
+    sizes.push_back(int(std::max<int64_t>(1, r.extent())));
+    mins.push_back(int(r.min));
+  }
+  Halide::Buffer<> b(in.type, sizes);
+  b.set_min(mins);
+  const Halide::Type t = in.type;
+  if (t.is_float() && t.bits() == 32) fill<float>(b, seed);
+  else if (t.is_float() && t.bits() == 64) fill<double>(b, seed);
+  else if (t.is_bool()) fill<bool>(b, seed);
+  else if (t.is_uint() && t.bits() == 8) fill<uint8_t>(b, seed);
+  else if (t.is_uint() && t.bits() == 16) fill<uint16_t>(b, seed);
+  else if (t.is_uint() && t.bits() == 32) fill<uint32_t>(b, seed);
+  else if (t.is_uint() && t.bits() == 64) fill<uint64_t>(b, seed);
+  else if (t.is_int() && t.bits() == 8) fill<int8_t>(b, seed);
+  else if (t.is_int() && t.bits() == 16) fill<int16_t>(b, seed);
+  else if (t.is_int() && t.bits() == 32) fill<int32_t>(b, seed);
+  else if (t.is_int() && t.bits() == 64) fill<int64_t>(b, seed);
+  else throw BridgeError("input '" + in.name + "' has a type synthetic data cannot fill");
+  return b;
+}
+
+// The scalar's estimate as its current value.
+void set_to_estimate(HI::Parameter& p) {
+  const Halide::Expr e = HI::simplify(Halide::cast(p.type(), p.estimate()));
+  halide_scalar_value_t v{};
+  const Halide::Type t = p.type();
+  if (const double* f = HI::as_const_float(e)) {
+    if (t.bits() == 64) v.u.f64 = *f;
+    else v.u.f32 = float(*f);
+  } else if (const int64_t* i = HI::as_const_int(e)) {
+    if (t.bits() == 8) v.u.i8 = int8_t(*i);
+    else if (t.bits() == 16) v.u.i16 = int16_t(*i);
+    else if (t.bits() == 32) v.u.i32 = int32_t(*i);
+    else v.u.i64 = *i;
+  } else if (const uint64_t* u = HI::as_const_uint(e)) {
+    if (t.bits() == 1) v.u.b = *u != 0;
+    else if (t.bits() == 8) v.u.u8 = uint8_t(*u);
+    else if (t.bits() == 16) v.u.u16 = uint16_t(*u);
+    else if (t.bits() == 32) v.u.u32 = uint32_t(*u);
+    else v.u.u64 = *u;
+  } else {
+    throw BridgeError("scalar parameter '" + p.name() + "' has an estimate that is not a constant");
+  }
+  p.set_scalar(t, v);
+}
+
+}  // namespace
+
+App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, uint64_t seed) {
+  std::vector<HI::Function> originals;
+  for (const Halide::Func& f : pipeline.outputs()) originals.push_back(f.function());
+  // Each output realized over its estimate (the region bounds inference gave it).
+  std::map<std::string, std::string> canonical_of;  // Halide name -> canonical
+  for (const auto& [name, f] : pipeline_funcs(pipeline.outputs())) canonical_of[f.name()] = name;
+  std::vector<std::vector<int>> sizes, mins;
+  for (const HI::Function& f : originals) {
+    std::vector<int> size, min;
+    for (const Range& r : kd.func(canonical_of.at(f.name())).region) {
+      size.push_back(int(r.extent()));
+      min.push_back(int(r.min));
+    }
+    sizes.push_back(size);
+    mins.push_back(min);
+  }
+  App app;
+  app.name = "pipeline";
+  app.description = "a pipeline on synthetic inputs over its estimates";
+  app.build = [originals, inputs = kd.inputs, sizes, mins, seed]() {
+    const auto copied = HI::deep_copy(originals, HI::build_environment(originals));
+    AppInstance inst;
+    for (const HI::Function& f : copied.first) inst.outputs.emplace_back(f);
+    inst.funcs = pipeline_funcs(inst.outputs);
+    inst.output_sizes = sizes;
+    inst.output_mins = mins;
+    PipelineParameters params = pipeline_parameters(inst.outputs);
+    uint64_t input_seed = seed;
+    for (auto& [name, p] : params.buffers) {
+      auto it = std::find_if(inputs.begin(), inputs.end(), [&](const InputInfo& in) { return in.name == name; });
+      if (it == inputs.end()) throw BridgeError("input '" + name + "' is not in the kernel description");
+      p.set_buffer(synthetic_input(*it, input_seed++));
+    }
+    for (auto& [name, p] : params.scalars) set_to_estimate(p);
+    return inst;
+  };
+  return app;
+}
+
+}  // namespace candor::halide_bridge

@@ -1,0 +1,90 @@
+#include "child_checks.h"
+
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "child_process.h"
+
+namespace candor::scheduler {
+namespace {
+
+// One line per report: newlines in a message would split it.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+ChildChecks first_passing_in_child(size_t count, const std::function<void()>& prepare,
+                                   const std::function<std::string(size_t)>& check,
+                                   double check_timeout_seconds) {
+  ChildChecks result;
+  size_t next = 0;
+  while (next < count) {
+    const size_t first = next;
+    const ChildResult child = run_in_child(
+        [&] {
+          try {
+            prepare();
+          } catch (const std::exception& e) {
+            std::cout << "unchecked " << one_line(e.what()) << std::endl;
+            return 0;
+          }
+          std::cout << "prepared" << std::endl;
+          for (size_t i = first; i < count; ++i) {
+            std::string failure;
+            try {
+              failure = check(i);
+            } catch (const std::exception& e) {
+              failure = e.what();
+              if (failure.empty()) failure = "an exception without a message";
+            }
+            if (failure.empty()) {
+              std::cout << "pass" << std::endl;
+              return 0;
+            }
+            std::cout << "fail " << one_line(failure) << std::endl;
+          }
+          return 0;
+        },
+        std::numeric_limits<double>::infinity(), check_timeout_seconds);
+    bool prepared = false;
+    std::istringstream lines(child.output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("unchecked ", 0) == 0) {
+        result.unchecked = line.substr(10);
+        return result;
+      }
+      if (line == "prepared") prepared = true;
+      if (line == "pass") {
+        result.passed = next;
+        return result;
+      }
+      if (line.rfind("fail ", 0) == 0) {
+        result.failures.push_back(line.substr(5));
+        ++next;
+      }
+    }
+    const bool died = child.timed_out || child.crashed || child.exit_status != 0;
+    const std::string how = child.timed_out ? fmt::format("hung: no result within {:.0f} s", check_timeout_seconds)
+                            : child.crashed ? std::string("crashed (killed by a signal)")
+                                            : fmt::format("exited with status {}", child.exit_status);
+    if (!prepared) {
+      result.unchecked = "preparing the checks " + how;
+      return result;
+    }
+    if (!died) break;  // it reported every candidate it was given
+    if (next < count) {
+      result.failures.push_back(how);
+      ++next;
+    }
+  }
+  return result;
+}
+
+}  // namespace candor::scheduler

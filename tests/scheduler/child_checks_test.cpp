@@ -1,0 +1,77 @@
+// Checks run in forked children: the first candidate that passes is found past candidates
+// that fail, throw, crash or hang, and a failed preparation checks nothing.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <thread>
+
+#include "child_checks.h"
+#include "child_process.h"
+
+namespace candor::scheduler {
+namespace {
+
+TEST(RunInChild, CapturesOutputAndSurvivesACrash) {
+  const ChildResult ok = run_in_child([] {
+    std::cout << "a\nb" << std::endl;
+    return 3;
+  }, 30);
+  EXPECT_EQ(ok.output, "a\nb\n");
+  EXPECT_EQ(ok.exit_status, 3);
+  EXPECT_FALSE(ok.crashed);
+  const ChildResult crash = run_in_child([] {
+    std::raise(SIGSEGV);
+    return 0;
+  }, 30);
+  EXPECT_TRUE(crash.crashed);
+  const ChildResult hang = run_in_child([] {
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+    return 0;
+  }, 30, 0.5);
+  EXPECT_TRUE(hang.timed_out);
+}
+
+TEST(ChildChecks, TheFirstPassingComesAfterFailuresCrashesAndHangs) {
+  int prepared_value = 0;  // set in the child: a check sees what its own child prepared
+  const auto checks = first_passing_in_child(
+      6, [&] { prepared_value = 7; },
+      [&](size_t i) -> std::string {
+        if (prepared_value != 7) return "not prepared";
+        switch (i) {
+          case 0: return "wrong output";
+          case 1: std::raise(SIGSEGV); return "unreachable";
+          case 2: throw std::runtime_error("bad schedule");
+          case 3: std::this_thread::sleep_for(std::chrono::seconds(30)); return "unreachable";
+          default: return "";
+        }
+      },
+      1.0);
+  ASSERT_TRUE(checks.passed.has_value());
+  EXPECT_EQ(*checks.passed, 4u);
+  ASSERT_EQ(checks.failures.size(), 4u);
+  EXPECT_EQ(checks.failures[0], "wrong output");
+  EXPECT_EQ(checks.failures[1], "crashed (killed by a signal)");
+  EXPECT_EQ(checks.failures[2], "bad schedule");
+  EXPECT_EQ(checks.failures[3], "hung: no result within 1 s");
+  EXPECT_TRUE(checks.unchecked.empty());
+  EXPECT_EQ(prepared_value, 0);  // the parent's copy is untouched
+}
+
+TEST(ChildChecks, NonePassingOrNothingCheckable) {
+  const auto none = first_passing_in_child(
+      3, [] {}, [](size_t i) { return "fails " + std::to_string(i); }, 10);
+  EXPECT_FALSE(none.passed.has_value());
+  EXPECT_EQ(none.failures, (std::vector<std::string>{"fails 0", "fails 1", "fails 2"}));
+  const auto unprepared = first_passing_in_child(
+      3, [] { throw std::runtime_error("no reference:\nout of bounds"); }, [](size_t) { return std::string(); }, 10);
+  EXPECT_FALSE(unprepared.passed.has_value());
+  EXPECT_EQ(unprepared.unchecked, "no reference: out of bounds");
+  const auto crashed = first_passing_in_child(
+      3, [] { std::raise(SIGABRT); }, [](size_t) { return std::string(); }, 10);
+  EXPECT_FALSE(crashed.passed.has_value());
+  EXPECT_TRUE(crashed.failures.empty());
+  EXPECT_EQ(crashed.unchecked, "preparing the checks crashed (killed by a signal)");
+}
+
+}  // namespace
+}  // namespace candor::scheduler
