@@ -163,6 +163,7 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   ScheduleRequest request;
   request.search = options.search;
   request.budget = options.budget;
+  request.pins = options.pins;
   if (options.verify) request.budget.keep_top = std::max(request.budget.keep_top, kCheckedSchedules);
   ScheduleOutcome outcome = schedule_kernel(kd, machine, request);
   std::string checked = "not verified (CANDOR_VERIFY=0)";

@@ -70,6 +70,19 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
     o.machine_path = "machine.json";
   }
   if (auto verbose = env("CANDOR_VERBOSE"); verbose && !verbose->empty() && *verbose != "0") o.verbose = true;
+  if (auto pins = env("CANDOR_PINS"); pins && !pins->empty()) {
+    for (size_t start = 0; start <= pins->size();) {
+      size_t end = pins->find(';', start);
+      if (end == std::string::npos) end = pins->size();
+      const std::string pin = pins->substr(start, end - start);
+      start = end + 1;
+      if (pin.empty()) continue;
+      const size_t eq = pin.rfind('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == pin.size())
+        throw std::invalid_argument("CANDOR_PINS: '" + pin + "': expected CHOICE=VALUE, e.g. tile(dot.x)=8");
+      o.pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
+    }
+  }
   if (auto verify = env("CANDOR_VERIFY"); verify && !verify->empty()) {
     if (*verify != "0" && *verify != "1")
       throw std::invalid_argument("CANDOR_VERIFY needs 0 or 1, got '" + *verify + "'");

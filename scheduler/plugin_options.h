@@ -7,6 +7,8 @@
 //   CANDOR_MACHINE  machine description (default: machine.json in the directory above the
 //                   plugin's, i.e. build/machine.json; calibrated there if missing)
 //   CANDOR_VERBOSE  1: also print the schedule source to stderr
+//   CANDOR_PINS     decisions fixed before searching, CHOICE=VALUE separated by ';'
+//                   (as `candor search --pin`), e.g. "location(blur_x)=ROOT;tile(out.x)=64"
 //   CANDOR_VERIFY   0: emit the model's pick unverified (default 1: the first of its best
 //                   schedules that matches the reference on synthetic inputs)
 //   CANDOR_AUTOTUNE rejected: a generator has no input data to benchmark schedules on.
@@ -16,6 +18,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "search.h"
 
@@ -29,6 +33,8 @@ struct PluginOptions {
   // Run the model's best schedules on synthetic inputs, in a child process, and emit the
   // first whose output matches the reference schedule's.
   bool verify = true;
+  // Decisions fixed before the search (choice name, value), as `candor search --pin`.
+  std::vector<std::pair<std::string, std::string>> pins;
 };
 
 // Reads a variable; nullopt when unset.

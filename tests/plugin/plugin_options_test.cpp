@@ -35,6 +35,7 @@ TEST(PluginOptions, Defaults) {
   EXPECT_EQ(o.machine_path, "/x/build/machine.json");
   EXPECT_FALSE(o.verbose);
   EXPECT_TRUE(o.verify);
+  EXPECT_TRUE(o.pins.empty());
 }
 
 TEST(PluginOptions, Knobs) {
@@ -44,6 +45,7 @@ TEST(PluginOptions, Knobs) {
                           {"CANDOR_MACHINE", "/tmp/m.json"},
                           {"CANDOR_VERBOSE", "1"},
                           {"CANDOR_VERIFY", "0"},
+                          {"CANDOR_PINS", "location(blur_x)=ROOT;;tile(out.x)=64"},
                           {"CANDOR_AUTOTUNE", "0"}});
   EXPECT_EQ(o.search, "greedy");
   EXPECT_DOUBLE_EQ(o.budget.seconds, 5);
@@ -52,6 +54,8 @@ TEST(PluginOptions, Knobs) {
   EXPECT_EQ(o.machine_path, "/tmp/m.json");
   EXPECT_TRUE(o.verbose);
   EXPECT_FALSE(o.verify);
+  EXPECT_EQ(o.pins, (std::vector<std::pair<std::string, std::string>>{{"location(blur_x)", "ROOT"},
+                                                                      {"tile(out.x)", "64"}}));
 }
 
 TEST(PluginOptions, BadValuesNameTheVariable) {
@@ -62,6 +66,8 @@ TEST(PluginOptions, BadValuesNameTheVariable) {
       << error_of({{"CANDOR_BUDGET", "time=fast"}});
   EXPECT_NE(error_of({{"CANDOR_SEED", "-3"}}).find("CANDOR_SEED needs a non-negative integer"), std::string::npos);
   EXPECT_NE(error_of({{"CANDOR_SEED", "7x"}}).find("CANDOR_SEED"), std::string::npos);
+  EXPECT_NE(error_of({{"CANDOR_PINS", "tile(out.x)"}}).find("CANDOR_PINS: 'tile(out.x)': expected CHOICE=VALUE"),
+            std::string::npos);
   EXPECT_NE(error_of({{"CANDOR_VERIFY", "yes"}}).find("CANDOR_VERIFY needs 0 or 1, got 'yes'"), std::string::npos);
 }
 
