@@ -6,8 +6,9 @@
 // On load it registers the autoscheduler "Candor" with Halide. On a pipeline it describes the
 // kernel (Halide's bounds inference on the estimates), searches the Halide CPU space with the
 // analytic model (plugin_options.h: the CANDOR_* knobs), checks the model's best schedules
-// on synthetic inputs until one matches the reference, applies it to the pipeline's Funcs, and returns the very same schedule as C++ source in
-// AutoSchedulerResults::schedule_source (what `-e schedule` writes to NAME.schedule.h).
+// on synthetic inputs until one matches the reference, applies it to the pipeline's Funcs,
+// and returns the very same schedule as C++ source in AutoSchedulerResults::schedule_source
+// (what `-e schedule` writes to NAME.schedule.h).
 // Errors (missing estimates, a bad knob, no schedule found) are reported as Halide user
 // errors: the generator prints the message and exits with a failure status.
 #include <dlfcn.h>
