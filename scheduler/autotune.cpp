@@ -117,6 +117,7 @@ std::vector<Measurement> measure_together(const std::string& app, const std::vec
     std::vector<std::string> argv = {options.worker, "measure", app, "--schedules", path, "--json", "--threads",
                                      std::to_string(options.threads), "--runs", std::to_string(options.timed_runs)};
     if (!options.reference_cache.empty()) argv.insert(argv.end(), {"--reference-cache", options.reference_cache});
+    if (!options.timing_lock.empty()) argv.insert(argv.end(), {"--timing-lock", options.timing_lock});
     if (schedules.size() > 1) argv.push_back("--interleave");
     ChildResult child = run_child(argv, options.timeout_seconds * schedules.size());
     wall_seconds = child.seconds;

@@ -37,6 +37,9 @@ struct AutotuneOptions {
   // A folder where the first measuring process leaves the reference outputs for the others
   // (`candor measure --reference-cache`); "": each computes them.
   std::string reference_cache;
+  // The machine's timing lock (halide_bridge/timing_lock.h) the measuring processes time
+  // under, exclusively; "": none.
+  std::string timing_lock;
 };
 
 // Measures `schedules` of app `app` side by side in one child process (`candor measure

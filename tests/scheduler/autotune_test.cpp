@@ -46,6 +46,7 @@ class Autotune : public ::testing::Test {
     worker_ = (dir_ / "worker.sh").string();
     std::ofstream(worker_) << "#!/bin/sh\n"
                            << "log=" << (dir_ / "calls.log").string() << "\n"
+                           << "echo \"$*\" >> " << (dir_ / "args.log").string() << "\n"
                            << "first=\n"
                            << "while IFS= read -r s || [ -n \"$s\" ]; do\n"
                            << "echo \"$s\" >> \"$log\"\n"
@@ -88,6 +89,21 @@ class Autotune : public ::testing::Test {
   fs::path dir_;
   std::string worker_;
 };
+
+// The measuring processes are told the machine's timing lock, under which they time.
+TEST_F(Autotune, MeasuringProcessesTimeUnderTheTimingLock) {
+  AutotuneOptions o = options();
+  o.timing_lock = (dir_ / "timing.lock").string();
+  candor::scheduler::measure_together("app", {schedule_named("steady")}, o);
+  o.timing_lock.clear();
+  candor::scheduler::measure_together("app", {schedule_named("slow")}, o);
+  std::ifstream in(dir_ / "args.log");
+  std::string with_lock, without_lock;
+  std::getline(in, with_lock);
+  std::getline(in, without_lock);
+  EXPECT_NE(with_lock.find("--timing-lock " + (dir_ / "timing.lock").string()), std::string::npos) << with_lock;
+  EXPECT_EQ(without_lock.find("--timing-lock"), std::string::npos) << without_lock;
+}
 
 TEST_F(Autotune, KeepsTheFastestThatRepeatsAndSkipsCrashesAndHangs) {
   const std::vector<hb::Schedule> schedules = {schedule_named("crash"), schedule_named("lucky"),

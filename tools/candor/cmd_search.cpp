@@ -20,6 +20,7 @@
 #include "engines.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
+#include "halide_bridge/timing_lock.h"
 #include "models/halide/machine.h"
 #include "pipelines.h"
 #include "sample.h"
@@ -46,6 +47,7 @@ struct SearchOptions {
   bool json = false;
   bool explain = false;
   std::vector<std::string> pins;
+  std::string timing_lock = halide_bridge::default_timing_lock_path();
 };
 
 // The analytic model's terms per stage of the chosen schedule, one line each, in ms: where
@@ -147,8 +149,12 @@ int run_search(const SearchOptions& o) {
   constexpr int kModelOnlyFallbacks = 4;
   budget.keep_top = o.autotune > 0 ? o.autotune : kModelOnlyFallbacks;
   if (!o.json) budget.progress = print_progress;
+  const std::string timing_lock = o.timing_lock == "none" ? "" : o.timing_lock;
   const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins, o.model_threads);
+  std::optional<halide_bridge::TimingLock> busy;  // the search keeps the cores busy
+  busy.emplace(timing_lock, halide_bridge::TimingLock::Mode::Shared);
   scheduler::ScheduleOutcome outcome = kernel_scheduler.search(o.search, budget);
+  busy.reset();  // before the measuring processes take it to time
   if (!o.json) std::cerr << "\n";
   if (outcome.completed_past_time_limit)
     std::cerr << "candor search: the time budget ran out before a complete schedule; one greedy dive completed "
@@ -160,6 +166,7 @@ int run_search(const SearchOptions& o) {
   tune.journal = o.journal;
   tune.threads = o.threads;
   tune.timed_runs = o.runs;
+  tune.timing_lock = timing_lock;
   // The measuring processes share the reference outputs (computed by the first).
   char references[] = "/tmp/candor_references_XXXXXX";
   if (o.autotune > 0 && mkdtemp(references)) tune.reference_cache = references;
@@ -308,6 +315,11 @@ void register_search_command(CLI::App& app, int& exit_status) {
                                    "runtime_ms, verified, schedule, ...)");
   cmd->add_option("--pin", o->pins, "fix a decision before searching, CHOICE=VALUE (e.g. 'tile(dot.x)=8'); repeatable")
       ->delimiter(',');
+  cmd->add_option("--timing-lock", o->timing_lock,
+                  "the machine's timing lock: the search holds it shared, measuring processes time under it "
+                  "exclusively, so that searches and builds that hold it (`flock -s FILE make`) never run beside "
+                  "a timing; 'none': no lock (halide_bridge/timing_lock.h)")
+      ->capture_default_str();
   cmd->add_flag("--explain", o->explain, "after the schedule, print the analytic model's terms per stage (ms)");
   cmd->callback([o, &exit_status] {
     try {
