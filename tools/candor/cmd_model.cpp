@@ -233,9 +233,14 @@ int run_eval(const EvalOptions& o) {
                       {"provenance", model->provenance()}};
   if (!o.near_optimal_samples.empty()) {
     const ml::SampleFile tuned = ml::read_samples(o.near_optimal_samples);
-    const Split near = split_of(tuned, *model, [](const ml::Sample& s) { return !s.seed.has_value() && !s.batch.empty(); });
+    // Apps, or held-out random pipelines: never trained on.
+    const Split near = split_of(tuned, *model, [](const ml::Sample& s) {
+      return !s.batch.empty() && (!s.seed.has_value() || ml::held_out(s));
+    });
     if (near.samples.empty())
-      throw std::invalid_argument(o.near_optimal_samples + ": no usable app samples in batches (a tuned run's `--samples`)");
+      throw std::invalid_argument(o.near_optimal_samples +
+                                  ": no usable samples in batches of apps or held-out random pipelines (a tuned "
+                                  "run's `--samples`)");
     r["near_optimal"] = both_models_json(near, o.tie_tolerance);
     r["near_optimal_pairwise"] = r["near_optimal"]["learned"]["pairwise"];
     r["analytic"]["near_optimal_pairwise"] = r["near_optimal"]["analytic"]["pairwise"];
@@ -261,8 +266,9 @@ void register_model_command(CLI::App& app, int& exit_status) {
                    "random-pipeline samples, JSONL (repeatable; default: data/samples.jsonl); held out: seed % 5 == 0");
   eval->add_option("--apps-samples", o->apps_samples, "example-app samples, JSONL (default: data/apps/samples.jsonl)");
   eval->add_option("--near-optimal-samples", o->near_optimal_samples,
-                   "app samples a tuned run timed side by side (`candor search --autotune N --samples FILE`, "
-                   "head_to_head's autotune_samples.jsonl): pairs within a batch, near the optimum");
+                   "samples a tuned run timed side by side (`candor search --autotune N --samples FILE`, "
+                   "head_to_head's autotune_samples.jsonl, models/learned/collect_near_optimal.sh): pairs within a "
+                   "batch, near the optimum; apps and held-out random pipelines (seed % 5 == 0) only");
   eval->add_flag("--per-app", o->per_app, "also print the pairwise accuracy of each app");
   eval->add_option("--weights", o->weights, "the model's weights (default: the shipped models/learned/weights.json)");
   eval->add_option("--tie-tolerance", o->tie_tolerance,
