@@ -162,7 +162,7 @@ void print_text(const nlohmann::json& r, bool per_app) {
                            pct(a["analytic"]["pairwise"]), a["learned"]["pairs"].get<long>());
   if (r.contains("near_optimal")) {
     const nlohmann::json& n = r["near_optimal"];
-    std::cout << fmt::format("near-optimal pairwise {:>10} {:>10}   ({} pairs, {} apps; schedules a tuned run timed side by side)\n",
+    std::cout << fmt::format("near-optimal pairwise {:>10} {:>10}   ({} pairs, {} pipelines; schedules a tuned run timed side by side)\n",
                              pct(n["learned"]["pairwise"]), pct(n["analytic"]["pairwise"]),
                              n["learned"]["pairs"].get<long>(), n["learned"]["pipelines"].get<int>());
   }
