@@ -76,11 +76,7 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
       if (end == std::string::npos) end = pins->size();
       const std::string pin = pins->substr(start, end - start);
       start = end + 1;
-      if (pin.empty()) continue;
-      const size_t eq = pin.rfind('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == pin.size())
-        throw std::invalid_argument("CANDOR_PINS: '" + pin + "': expected CHOICE=VALUE, e.g. tile(dot.x)=8");
-      o.pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
+      if (!pin.empty()) o.pins.push_back(cli::parse_pin(pin, "CANDOR_PINS: "));
     }
   }
   if (auto verify = env("CANDOR_VERIFY"); verify && !verify->empty()) {

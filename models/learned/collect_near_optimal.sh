@@ -1,9 +1,10 @@
 #!/bin/sh
 # Near-optimal samples of random pipelines, the kind of pairs a search's last choices are
 # between: for each training pipeline (seed % 5 != 0), or with SPLIT=heldout each held-out
-# one (seed % 5 == 0, for evaluation only), that OUT has no samples of yet, a short model-only search keeps its 8 best schedules and autotuning
-# times them side by side; every timed schedule is appended to OUT as a sample of its
-# process's batch (`candor search --autotune 8 --samples OUT`). Resumable: run it again.
+# one (seed % 5 == 0, for evaluation only), that OUT has no samples of yet, a short
+# model-only search keeps its 8 best schedules and autotuning times them side by side;
+# every timed schedule is appended to OUT as a sample of its process's batch
+# (`candor search --autotune 8 --samples OUT`). Resumable: run it again.
 #   [SPLIT=heldout] collect_near_optimal.sh CANDOR MACHINE OUT FIRST_SEED LAST_SEED
 set -eu
 candor=$1 machine=$2 out=$3 first=$4 last=$5

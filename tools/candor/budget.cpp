@@ -59,4 +59,11 @@ Budget parse_budget(const std::string& text) {
   return budget;
 }
 
+std::pair<std::string, std::string> parse_pin(const std::string& text, const std::string& where) {
+  const size_t eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw std::invalid_argument(where + "'" + text + "': expected CHOICE=VALUE, e.g. tile(dot.x)=8");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
 }  // namespace candor::cli

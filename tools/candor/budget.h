@@ -1,9 +1,11 @@
-// Parsing of the --budget option shared by the commands that search:
+// Parsing of the options shared by the commands that search and the plugin's knobs:
 //   --budget time=10s,nodes=100000,kept=5000,seed=7
 // Each key is optional; time takes s, ms or min suffixes (seconds by default).
+//   --pin 'tile(dot.x)=8'    (CANDOR_PINS: several, separated by ';')
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "search.h"
 
@@ -11,5 +13,9 @@ namespace candor::cli {
 
 // Throws std::invalid_argument with a message naming the bad part.
 Budget parse_budget(const std::string& text);
+
+// A pinned decision, CHOICE=VALUE, as (choice, value). Throws std::invalid_argument
+// "<where>'TEXT': expected CHOICE=VALUE, ..." (`where` names the option or variable).
+std::pair<std::string, std::string> parse_pin(const std::string& text, const std::string& where);
 
 }  // namespace candor::cli

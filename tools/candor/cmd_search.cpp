@@ -137,12 +137,7 @@ int run_search(const SearchOptions& o) {
   hb::KernelDescription kd = hb::describe_app(app->build(), target);
 
   std::vector<std::pair<std::string, std::string>> pins;
-  for (const std::string& pin : o.pins) {
-    const size_t eq = pin.rfind('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == pin.size())
-      throw std::invalid_argument("--pin '" + pin + "': expected CHOICE=VALUE, e.g. tile(dot.x)=8");
-    pins.emplace_back(pin.substr(0, eq), pin.substr(eq + 1));
-  }
+  for (const std::string& pin : o.pins) pins.push_back(parse_pin(pin, "--pin "));
   Budget budget = parse_budget(o.budget);
   // Model only, the best few are kept too: a pick that fails to compile or to match the
   // reference (a Halide miscompile) gives way to the next in the model's order.
