@@ -280,6 +280,10 @@ bool take_timing_lock(const RunOptions& options, TimingLock::Mode mode, std::uni
   }
 }
 
+void step_ended(const RunOptions& options, const char* step, size_t index) {
+  if (options.on_step) options.on_step(step, index);
+}
+
 // One timed run; false (with r's failed step) when Halide fails.
 bool timed_run(Prepared& prepared, const Halide::Target& target, EvalResult& r) {
   try {
@@ -301,12 +305,15 @@ EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, 
   EvalResult r;
   Prepared prepared;
   std::unique_ptr<TimingLock> lock;
-  if (!take_timing_lock(options, TimingLock::Mode::Shared, lock, r) || !compile_prepared(inst, target, prepared, r))
-    return r;
+  if (!take_timing_lock(options, TimingLock::Mode::Shared, lock, r)) return r;
+  const bool compiled = compile_prepared(inst, target, prepared, r);
+  step_ended(options, "compiled", 0);
+  if (!compiled) return r;
   lock.reset();  // before taking it exclusively, which would wait for this process itself
-  if (!take_timing_lock(options, TimingLock::Mode::Exclusive, lock, r) ||
-      !verify_prepared(reference, target, options, prepared, r))
-    return r;
+  if (!take_timing_lock(options, TimingLock::Mode::Exclusive, lock, r)) return r;
+  const bool verified = verify_prepared(reference, target, options, prepared, r);
+  step_ended(options, "verified", 0);
+  if (!verified) return r;
   const auto start = Clock::now();
   for (int i = 0; i < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds; ++i)
     if (!timed_run(prepared, target, r)) return r;
@@ -349,10 +356,21 @@ std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<S
   std::vector<AppInstance> instances(schedules.size());
   std::vector<EvalResult> failed(schedules.size());
   std::vector<const AppInstance*> built;
-  for (size_t i = 0; i < schedules.size(); ++i)
-    if (scheduled_instance(app, schedules[i], kd, target, instances[i], failed[i].failed_step, failed[i].error))
+  std::vector<size_t> built_index;  // of each built instance, in `schedules`
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    if (scheduled_instance(app, schedules[i], kd, target, instances[i], failed[i].failed_step, failed[i].error)) {
       built.push_back(&instances[i]);
-  std::vector<EvalResult> timed = evaluate_instances_interleaved(built, reference, target, options);
+      built_index.push_back(i);
+    } else {
+      step_ended(options, "compiled", i);  // its compile step is over: it has none
+    }
+  }
+  RunOptions built_options = options;
+  if (options.on_step)
+    built_options.on_step = [&](const char* step, size_t k) {
+      options.on_step(step, std::strcmp(step, "timed") == 0 ? k : built_index.at(k));
+    };
+  std::vector<EvalResult> timed = evaluate_instances_interleaved(built, reference, target, built_options);
   std::vector<EvalResult> results;
   for (size_t i = 0, k = 0; i < schedules.size(); ++i)
     results.push_back(failed[i].failed_step.empty() ? timed[k++] : failed[i]);
@@ -372,13 +390,17 @@ std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const A
   EvalResult lock_failure;
   if (!take_timing_lock(options, TimingLock::Mode::Shared, lock, lock_failure))
     return std::vector<EvalResult>(instances.size(), lock_failure);
-  for (size_t i = 0; i < instances.size(); ++i)
+  for (size_t i = 0; i < instances.size(); ++i) {
     if (compile_prepared(*instances[i], target, prepared[i], results[i])) compiled.push_back(i);
+    step_ended(options, "compiled", i);
+  }
   lock.reset();
   if (!take_timing_lock(options, TimingLock::Mode::Exclusive, lock, lock_failure))
     return std::vector<EvalResult>(instances.size(), lock_failure);
-  for (size_t i : compiled)
+  for (size_t i : compiled) {
     if (verify_prepared(reference, target, options, prepared[i], results[i])) ready.push_back(i);
+    step_ended(options, "verified", i);
+  }
   // Odd rounds run in reverse order, so that no schedule always runs after the same one.
   const auto start = Clock::now();
   for (int round = 0; !ready.empty() && (round < options.timed_runs || ms_since(start) < 1e3 * options.min_timed_seconds);
@@ -396,6 +418,7 @@ std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const A
     }
     if (round % 2) std::reverse(still.begin(), still.end());
     ready = std::move(still);
+    step_ended(options, "timed", round);
   }
   for (size_t i : ready) {
     results[i].median_ms = median(results[i].run_ms);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <nlohmann/json.hpp>
+#include <fmt/format.h>
 
 #include "child_process.h"
 #include "runtime/statistics.h"
@@ -114,20 +115,48 @@ std::vector<Measurement> measure_together(const std::string& app, const std::vec
   if (!written) {
     ms = failed(schedules.size(), "cannot write a temporary schedule file");
   } else {
-    std::vector<std::string> argv = {options.worker, "measure", app, "--schedules", path, "--json", "--threads",
-                                     std::to_string(options.threads), "--runs", std::to_string(options.timed_runs)};
+    std::vector<std::string> argv = {options.worker, "measure", app,         "--schedules",
+                                     path,           "--json",  "--threads", std::to_string(options.threads),
+                                     "--runs",       std::to_string(options.timed_runs), "--progress-lines"};
     if (!options.reference_cache.empty()) argv.insert(argv.end(), {"--reference-cache", options.reference_cache});
     if (!options.timing_lock.empty()) argv.insert(argv.end(), {"--timing-lock", options.timing_lock});
     if (schedules.size() > 1) argv.push_back("--interleave");
-    ChildResult child = run_child(argv, options.timeout_seconds * schedules.size());
+    ChildResult child = run_child(argv, options.timeout_seconds * schedules.size(), options.step_timeout_seconds);
     wall_seconds = child.seconds;
     std::istringstream lines(child.output);
     std::vector<nlohmann::json> outs;
+    std::set<size_t> compiled;
+    bool reference_ready = false;
     for (std::string line; std::getline(lines, line);) {
       nlohmann::json out = nlohmann::json::parse(line, nullptr, false);
-      if (!out.is_discarded()) outs.push_back(out);
+      if (out.is_discarded()) continue;
+      if (!out.contains("step")) {
+        outs.push_back(out);
+      } else if (out["step"] == "reference") {
+        reference_ready = true;
+      } else if (out["step"] == "compiled") {
+        compiled.insert(out.value("index", size_t{0}));
+      }
     }
-    if (child.timed_out) {
+    // The schedule whose compile was cut short: the first not compiled, once the reference was.
+    size_t compiling = 0;
+    while (compiled.count(compiling)) ++compiling;
+    const bool compile_overran = child.timed_out && reference_ready && compiling < schedules.size();
+    if (compile_overran && (compiling > 0 || schedules.size() == 1)) {
+      const std::string overran = fmt::format("compile over {:.0f} s", options.step_timeout_seconds);
+      std::vector<halide_bridge::Schedule> rest;
+      for (size_t i = 0; i < schedules.size(); ++i)
+        if (i != compiling) rest.push_back(schedules[i]);
+      std::vector<Measurement> others = rest.empty() ? std::vector<Measurement>{} : measure_together(app, rest, options, repeat);
+      for (size_t i = 0, k = 0; i < schedules.size(); ++i) {
+        if (i == compiling) {
+          ms.push_back(failed(1, overran).front());
+        } else {
+          ms.push_back(others.at(k++));
+          wall_seconds += ms.back().wall_seconds;
+        }
+      }
+    } else if (child.timed_out) {
       ms = failed(schedules.size(), "timeout");
     } else if (child.crashed) {
       ms = failed(schedules.size(), "crash");

@@ -31,6 +31,13 @@ struct Measurement {
 struct AutotuneOptions {
   std::string worker;           // the candor executable (runs `candor measure`)
   double timeout_seconds = 120; // per candidate
+  // A measuring process's step (one schedule's compile or verification, the reference, a
+  // round of timed runs) that runs longer is killed. A compile that overruns fails that
+  // schedule alone ("compile over N s"), and the others are measured again without it:
+  // one of camera_pipe's schedules compiles in 192 s where its neighbours take 10, and it
+  // once took most of an app's tuning time. The slowest compile of a verified pick in the
+  // s29 head-to-head took 35 s.
+  double step_timeout_seconds = 60;
   std::string journal;          // "" : no journal
   int threads = 0;              // 0: every core
   int timed_runs = 5;
@@ -45,7 +52,9 @@ struct AutotuneOptions {
 // Measures `schedules` of app `app` side by side in one child process (`candor measure
 // --interleave`; one schedule: alone), or returns the journal's record of them. `repeat` > 0
 // names a further measurement in a fresh process (its own journal record). A crash or a
-// timeout is every schedule's failure.
+// timeout is every schedule's failure, except a compile that overruns the step limit: that
+// schedule fails, and the others (when it is not the first, their reference) are measured
+// again together.
 std::vector<Measurement> measure_together(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
                                           const AutotuneOptions& options, int repeat = 0);
 

@@ -282,7 +282,9 @@ TEST(Evaluate, HalideErrorsAreReportedNotThrown) {
 }
 
 // Side by side: every schedule that compiles and verifies is timed once per round; one that
-// fails is reported and left out; ratios are taken round by round against the first.
+// fails is reported and left out; ratios are taken round by round against the first. Each
+// step's end is reported with the schedule's index in the order given (the failed one's
+// compile step ends first: it has none), then each round's.
 TEST(Interleaved, TimesSchedulesRoundByRoundAndLeavesFailuresOut) {
   const App app = blur_app(256, 128);
   const Halide::Target target = host_target();
@@ -292,8 +294,13 @@ TEST(Interleaved, TimesSchedulesRoundByRoundAndLeavesFailuresOut) {
   bad.funcs["blur_y"].stages = {StageSchedule{{}, {}, {{"nope", LoopAnnotation::Parallel}}}};
   RunOptions options;
   options.timed_runs = 7;
+  std::vector<std::string> steps;
+  options.on_step = [&](const char* step, size_t i) { steps.push_back(std::string(step) + " " + std::to_string(i)); };
   const std::vector<EvalResult> r =
       evaluate_interleaved(app, {root_schedule(kd), bad, random_cpu_schedule(kd, 5)}, kd, ref, target, options);
+  EXPECT_EQ(steps, (std::vector<std::string>{"compiled 1", "compiled 0", "compiled 2", "verified 0", "verified 2",
+                                             "timed 0", "timed 1", "timed 2", "timed 3", "timed 4", "timed 5",
+                                             "timed 6"}));
   ASSERT_EQ(r.size(), 3u);
   EXPECT_FALSE(r[1].ok);
   EXPECT_EQ(r[1].failed_step, "validate");

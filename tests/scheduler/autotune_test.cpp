@@ -43,13 +43,20 @@ class Autotune : public ::testing::Test {
     // measured side by side). Every schedule measured is logged in calls.log. "lucky" measures
     // 1 ms in its first process only, then 10 ms; "steady" always 2 ms. A file "drift" holding
     // a factor scales every time its process measures (the machine's load changing).
+    // "stuck_compiling" never reports its compile step as over, as a schedule whose compile
+    // takes minutes.
     worker_ = (dir_ / "worker.sh").string();
     std::ofstream(worker_) << "#!/bin/sh\n"
                            << "log=" << (dir_ / "calls.log").string() << "\n"
                            << "echo \"$*\" >> " << (dir_ / "args.log").string() << "\n"
                            << "first=\n"
+                           << "i=0\n"
+                           << "echo '{\"step\": \"reference\"}'\n"
                            << "while IFS= read -r s || [ -n \"$s\" ]; do\n"
                            << "echo \"$s\" >> \"$log\"\n"
+                           << "case \"$s\" in *stuck_compiling*) sleep 30 ;; esac\n"
+                           << "echo \"{\\\"step\\\": \\\"compiled\\\", \\\"index\\\": $i}\"\n"
+                           << "i=$((i + 1))\n"
                            << "case \"$s\" in\n"
                            << "  *crash*) kill -SEGV $$ ;;\n"
                            << "  *hang*) sleep 30 ;;\n"
@@ -150,6 +157,38 @@ TEST_F(Autotune, ModelOnlyTakesTheFirstScheduleThatVerifies) {
   const AutotuneResult none = candor::scheduler::first_verified("app", {schedule_named("crash_again")}, options());
   EXPECT_EQ(none.chosen, -1);
   EXPECT_EQ(none.failures.size(), 1u);
+}
+
+// A compile that overruns the step limit fails that schedule alone: the others of its
+// process are measured again together, still on the first one's scale, and the journal
+// answers a rerun. A pick stuck compiling gives way to the next in model-only mode.
+TEST_F(Autotune, ACompileOverTheStepLimitFailsOnlyItsSchedule) {
+  AutotuneOptions o = options();
+  o.step_timeout_seconds = 1;
+  o.timeout_seconds = 10;  // the whole process would wait this long per schedule
+  const std::vector<hb::Schedule> together = {schedule_named("steady"), schedule_named("stuck_compiling"),
+                                              schedule_named("faster")};
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<candor::scheduler::Measurement> ms = candor::scheduler::measure_together("app", together, o);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+  ASSERT_EQ(ms.size(), 3u);
+  EXPECT_TRUE(ms[0].ok);
+  EXPECT_FALSE(ms[1].ok);
+  EXPECT_EQ(ms[1].failure, "compile over 1 s");
+  EXPECT_TRUE(ms[2].ok);
+  EXPECT_DOUBLE_EQ(ms[2].ratio_to_first, 0.75);
+  // The first process reached the stuck schedule; the second measured the two others.
+  EXPECT_EQ(calls(), 2 + 2);
+  const std::vector<candor::scheduler::Measurement> again = candor::scheduler::measure_together("app", together, o);
+  EXPECT_EQ(calls(), 4);
+  EXPECT_EQ(again[1].failure, "compile over 1 s");
+  EXPECT_TRUE(again[2].from_journal);
+
+  const AutotuneResult r = candor::scheduler::first_verified(
+      "app", {schedule_named("stuck_compiling_pick"), schedule_named("slow")}, o);
+  EXPECT_EQ(r.chosen, 1);
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].second, "compile over 1 s");
 }
 
 TEST_F(Autotune, WithoutConfirmationsTheFirstMeasurementDecides) {

@@ -7,6 +7,8 @@
 // processes that share the lock never time while another one compiles.
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -31,6 +33,7 @@ struct MeasureOptions {
   int runs = 5;
   bool json = false;
   bool interleave = false;
+  bool progress_lines = false;
   double min_seconds = 0.5;
   bool min_seconds_given = false;  // without --interleave, --min-seconds applies only when given
 };
@@ -95,11 +98,23 @@ int run_measure(const MeasureOptions& o) {
     std::cerr << "candor measure: error: " << o.app << ": " << e.what() << "\n";
     return 1;
   }
+  if (o.progress_lines) std::cout << nlohmann::json{{"step", "reference"}}.dump() << std::endl;
   hb::RunOptions options;
   options.threads = o.threads;
   options.timed_runs = o.runs;
   options.min_timed_seconds = o.interleave || o.min_seconds_given ? o.min_seconds : 0;
   options.timing_lock = o.timing_lock;
+  if (o.progress_lines) {
+    // Rounds of a fast pipeline's timed runs come thousands a second: one line a second says
+    // as much to a watchdog.
+    auto last_line = std::chrono::steady_clock::now();
+    options.on_step = [last_line](const char* step, size_t index) mutable {
+      const auto now = std::chrono::steady_clock::now();
+      if (std::strcmp(step, "timed") == 0 && now - last_line < std::chrono::seconds(1)) return;
+      last_line = now;
+      std::cout << nlohmann::json{{"step", step}, {"index", index}}.dump() << std::endl;
+    };
+  }
   auto print = [&](const hb::EvalResult& r) {
     if (o.json || !o.schedules_file.empty()) {
       // One line per schedule, flushed at once: a caller reading a batch sees every result
@@ -123,8 +138,10 @@ int run_measure(const MeasureOptions& o) {
       print(r);
     }
   } else {
-    for (const hb::Schedule& schedule : schedules) {
-      const hb::EvalResult r = hb::evaluate_schedule(*app, schedule, kd, reference, target, options);
+    for (size_t i = 0; i < schedules.size(); ++i) {
+      hb::RunOptions one = options;  // steps numbered by the schedule's place in the file
+      if (options.on_step) one.on_step = [&](const char* step, size_t) { options.on_step(step, i); };
+      const hb::EvalResult r = hb::evaluate_schedule(*app, schedules[i], kd, reference, target, one);
       all_ok = all_ok && r.ok;
       print(r);
     }
@@ -162,6 +179,10 @@ void register_measure_command(CLI::App& app, int& exit_status) {
   cmd->add_option("--timing-lock", o->timing_lock,
                   "a machine-wide lock file: compile while holding it shared, verify and time while holding it "
                   "exclusively (halide_bridge/timing_lock.h)");
+  cmd->add_flag("--progress-lines", o->progress_lines,
+                "also print a JSON line {\"step\": ..., \"index\": ...} as each step ends (\"reference\" once the "
+                "reference outputs are ready; \"compiled\" and \"verified\" with the schedule's index; \"timed\" with "
+                "the round's): a caller's watchdog can tell which schedule's step hangs");
   cmd->callback([o, min_seconds, &exit_status] {
     o->min_seconds_given = min_seconds->count() > 0;
     exit_status = run_measure(*o);

@@ -36,6 +36,7 @@ struct SearchOptions {
   std::string budget = "time=30s";
   int autotune = 0;
   double autotune_timeout = 120;
+  double autotune_step_timeout = scheduler::AutotuneOptions{}.step_timeout_seconds;
   double autotune_seconds = 0;  // 0: no limit
   double neighbour_share = 0.5;
   std::string journal;
@@ -158,6 +159,7 @@ int run_search(const SearchOptions& o) {
   scheduler::AutotuneOptions tune;
   tune.worker = "/proc/self/exe";
   tune.timeout_seconds = o.autotune_timeout;
+  tune.step_timeout_seconds = o.autotune_step_timeout;
   tune.journal = o.journal;
   tune.threads = o.threads;
   tune.timed_runs = o.runs;
@@ -286,6 +288,10 @@ void register_search_command(CLI::App& app, int& exit_status) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("--autotune-timeout", o->autotune_timeout, "seconds allowed to each measured candidate")
       ->capture_default_str();
+  cmd->add_option("--autotune-step-timeout", o->autotune_step_timeout,
+                  "seconds allowed to one step of a measuring process (a schedule's compile or verification); a "
+                  "compile that overruns fails that schedule alone")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--autotune-seconds", o->autotune_seconds,
                   "stop measuring candidates when the next one would not fit in this many seconds (0: measure all N)")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
