@@ -771,6 +771,34 @@ TEST(AnalyticModel, ConsecutiveProductionsReadTheirSharedHaloFromCache) {
   EXPECT_GT(groups_of_4->load_s, groups_of_16->load_s);
 }
 
+// harris with gray and its gradients at the root streams 28 MB a run: within a 32 MB L3, but
+// past the 16 MB its calibration measured (a shared cache holds less than its nominal size).
+// Past that size, the share that does not fit comes from memory: gradients read gray more
+// slowly than from an L3 calibrated at its full size, and faster than from memory alone.
+TEST(AnalyticModel, WorkingSetsPastTheLastCachesCalibratedSizePartlyComeFromMemory) {
+  const AppSpace app("harris");
+  mh::MachineDescription shared = machine();
+  if (shared.bandwidth.size() < 2 || shared.bandwidth[shared.bandwidth.size() - 2].level != "L3")
+    GTEST_SKIP() << "this machine's calibration has no L3";
+  const int64_t mb = 1 << 20;
+  shared.l3_bytes = 32 * mb;
+  shared.bandwidth[shared.bandwidth.size() - 2].bytes = 16 * mb;
+  mh::MachineDescription whole = shared, none = shared;
+  whole.bandwidth[whole.bandwidth.size() - 2].bytes = 32 * mb;
+  none.l3_bytes = 16 * mb;
+  std::vector<std::pair<std::string, std::string>> roots = {
+      {"location(gray)", "ROOT"}, {"location(grad_x)", "ROOT"}, {"location(grad_y)", "ROOT"}};
+  for (const char* f : {"grad_xx", "grad_yy", "grad_xy", "sum_xx", "sum_yy", "sum_xy"})
+    roots.emplace_back(std::string("location(") + f + ")", "INLINE");
+  const auto part = stage_cost_with(app.kd, app.space, roots, "grad_x", 0, mh::AnalyticModel(shared));
+  const auto cached = stage_cost_with(app.kd, app.space, roots, "grad_x", 0, mh::AnalyticModel(whole));
+  const auto memory = stage_cost_with(app.kd, app.space, roots, "grad_x", 0, mh::AnalyticModel(none));
+  ASSERT_TRUE(part && cached && memory);
+  EXPECT_GT(part->load_s, 1.2 * cached->load_s);
+  EXPECT_LT(part->load_s, memory->load_s);
+  EXPECT_GT(part->store_s, cached->store_s);
+}
+
 // The output reads the input rows that gray, computed inside its loops, has just read: from
 // the cache holding a group's working set, not from memory as when gray is at the root.
 TEST(AnalyticModel, AReaderInsideAConsumersLoopsWarmsTheBufferBothRead) {
