@@ -11,8 +11,8 @@
 #include <functional>
 #include <optional>
 #include <sstream>
-#include <nlohmann/json.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "child_process.h"
 #include "runtime/statistics.h"

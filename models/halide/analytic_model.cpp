@@ -1150,9 +1150,9 @@ class Evaluator {
     // time of the same stages computed per output tile, which the model had priced 3% apart.
     auto bandwidth_of = [&](const Bandwidth& level, double bytes) {
       const double bw = level.with_cores(cores, m_.cores);
-      const size_t levels = m_.bandwidth.size();
       if (&level == &m_.bandwidth.back()) return bw * dram_share;
-      if (levels < 2 || &level != &m_.bandwidth[levels - 2] || bytes <= double(level.bytes)) return bw;
+      // Not DRAM, so at least two levels: the last cache is the one before DRAM.
+      if (&level != &m_.bandwidth.end()[-2] || bytes <= double(level.bytes)) return bw;
       const double hit = double(level.bytes) / bytes;
       return 1 / (hit / bw + (1 - hit) / std::max(m_.bandwidth.back().with_cores(cores, m_.cores) * dram_share, 1.0));
     };
