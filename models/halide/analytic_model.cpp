@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "traversal.h"
@@ -741,13 +742,42 @@ class Evaluator {
     double loads = 0;  // every load from a buffer (an input or a Func that is not inlined)
     // Loads at coordinates a boundary condition clamps along `vector_loop` (loop partitioning
     // leaves them clamped, so gathered, in the edge iterations), and whether some of them
-    // read below the first point (then the first iteration is an edge one too).
+    // read below the clamped buffer's first point or past its last (then the first, or the
+    // last, iteration is an edge one).
     double boundary_loads = 0;
-    bool boundary_below = false;
+    bool boundary_below = false, boundary_above = false;
   };
+
+  // Whether the reads of `e` along producer dimension `d`, over the reading Func's region
+  // (what all its consumers read of it), reach past the producer's last point. Known where one
+  // of the reading stage's loops moves the coordinate one for one (a boundary condition's
+  // clamp of the input: clamped(x, y) = input(clamp(x), clamp(y))); nullopt elsewhere.
+  std::optional<bool> reads_past_last(const hb::Edge& e, int f, const hb::StageInfo& st, size_t d) const {
+    const hb::AccessDim& a = e.footprint[d];
+    int loop = -1;
+    for (size_t i = 0; i < a.coeffs.size() && i < st.loops.size(); ++i) {
+      if (a.coeffs[i].num == 0) continue;
+      if (loop >= 0 || !(a.coeffs[i] == hb::Rational{1, 1}) || !st.loops[i].is_pure) return std::nullopt;
+      loop = int(i);
+    }
+    const int k = loop < 0 ? -1 : st.loops[loop].arg_index;
+    const std::vector<hb::Range>& reader = kd_.funcs[f].region;
+    std::vector<hb::Range> shape;
+    if (!e.producer_is_input) {
+      const int p = find(e.producer);
+      if (p < 0) return std::nullopt;
+      shape = kd_.funcs[p].region;
+    } else if (const hb::InputInfo* in = kd_.find_input(e.producer)) {
+      shape = in->estimate.empty() ? in->shape() : in->estimate;
+    }
+    if (k < 0 || k >= int(reader.size()) || d >= shape.size()) return std::nullopt;
+    return reader[k].max + a.max_offset > shape[d].max;
+  }
+
   // `below`: the consumers on the way here read this Func below its first point along
-  // `vector_loop`.
-  LaneByLane lane_by_lane_per_point(int f, int stage, int depth, int vector_loop = -1, bool below = false) const {
+  // `vector_loop` (`above`: past its last).
+  LaneByLane lane_by_lane_per_point(int f, int stage, int depth, int vector_loop = -1, bool below = false,
+                                    bool above = true) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const hb::StageInfo* st = stage_info(f, stage);
     LaneByLane n;
@@ -757,13 +787,19 @@ class Evaluator {
       if (e->producer == fi.name) continue;
       // The producer's dimension the vector loop walks, and whether its coordinate is clamped.
       int walked = -1;
-      bool at_boundary = false, reads_below = below;
+      bool at_boundary = false, reads_below = below, reads_above = above;
       for (size_t d = 0; vector_loop >= 0 && d < e->footprint.size(); ++d) {
         const hb::AccessDim& a = e->footprint[d];
         if (a.affine && vector_loop < int(a.coeffs.size()) && a.coeffs[vector_loop].num != 0) {
           walked = int(d);
           at_boundary |= a.boundary;
           reads_below |= a.min_offset < 0;
+          // At the clamp itself, this Func's region tells whether any read lands past the
+          // clamped buffer's last point. (Reads below its first point are judged by the
+          // offsets on the way, as before: judging them by the region too made stencil_chain's
+          // model-only pick 1.25x slower, a near-tie the model does not resolve.)
+          if (a.boundary)
+            if (const auto past = reads_past_last(*e, f, *st, d)) reads_above = *past;
         }
       }
       const int p = e->producer_is_input ? -1 : find(e->producer);
@@ -773,17 +809,19 @@ class Evaluator {
         const auto& loops = kd_.funcs[p].stages[0].loops;
         for (int i = 0; walked >= 0 && i < int(loops.size()); ++i)
           if (loops[i].arg_index == walked) producer_loop = i;
-        const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1, producer_loop, reads_below);
+        const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1, producer_loop, reads_below, reads_above);
         n.gathers += evals * (e->data_dependent() ? inlined.loads : inlined.gathers);
         n.divisions += evals * inlined.divisions;
         n.loads += evals * inlined.loads;
         n.boundary_loads += evals * (at_boundary ? inlined.loads : inlined.boundary_loads);
         n.boundary_below |= at_boundary ? reads_below : inlined.boundary_below;
+        n.boundary_above |= at_boundary ? reads_above : inlined.boundary_above;
       } else {
         if (e->data_dependent()) n.gathers += e->calls;
         n.loads += e->calls;
         if (at_boundary) n.boundary_loads += e->calls;
         n.boundary_below |= at_boundary && reads_below;
+        n.boundary_above |= at_boundary && reads_above;
       }
     }
     return n;
@@ -795,18 +833,21 @@ class Evaluator {
   // edge iterations run their whole subtree, Funcs computed inside included, with every clamp
   // still in place, and only the steady part partitions further inwards. So the lanes gather
   // in the edge iterations of the outermost loop along the vector's dimension and of every
-  // loop outside it along another clamped dimension. The edge is the last iteration (its
-  // bound is conservative, even for a band that ends at the input's edge), and the first
-  // when the reads reach below the first point. box_blur inlined at the root in strips of
-  // 256 rows and tiles of 64 columns gathered in 2 of its 6 strips and 2 of 24 tiles (3.6 ms
-  // against 2.0 ms computed per strip); with blur_x computed per row of those strips, its
-  // own clamp gathered in the 2 edge strips (3.7 ms). Host loops and the stage's loops are
-  // matched by the dimension they walk.
+  // loop outside it along another clamped dimension. The edge is the first iteration when the
+  // reads reach below the first point, and the last when they reach past the last point or
+  // the last tile is partial (the steady range ends at the last whole tile: hist_eq's clamped
+  // copy at the root in two vector tiles of 64 over its 128 columns, exactly the input, has
+  // no edge and copied in 0.8 us, where 16384 gathered lanes take 7). box_blur inlined at the
+  // root in strips of 256 rows and tiles of 64 columns gathered in 2 of its 6 strips and 2 of
+  // 24 tiles (3.6 ms against 2.0 ms computed per strip); with blur_x computed per row of those
+  // strips, its own clamp gathered in the 2 edge strips (3.7 ms). Host loops and the stage's
+  // loops are matched by the dimension they walk.
   double clamped_share(int f, int stage, const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext,
-                       int vw, bool vector_reads_below) const {
+                       int vw, bool vector_reads_below, bool vector_reads_above) const {
     struct Walk {
       int arg;
       double trips;
+      bool partial_last;  // the last iteration covers less than the others
     };
     enum Bands { kOuter = 1, kMiddle = 2, kInner = 3 };
     // Appends the pure loops of a stage's bands, outer first, down to `deepest`: a split's
@@ -823,16 +864,19 @@ class Evaluator {
                                                             width, o_.vector_loop_unrolled);
       for (int i = n - 1; i >= 0; --i)
         if (s.loops[i].is_pure && !unsplit[i])
-          out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i]});
+          out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i],
+                         c.tile[i] > 1 && std::fmod(e[i], c.tile[i]) != 0});
       for (int i = n - 1; deepest >= kMiddle && i >= 0; --i) {
         if (!s.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] >= c.tile[i]) continue;
         const double tile = std::min(e[i], double(c.tile[i]));
-        out.push_back({s.loops[i].arg_index, c.subtile[i] <= 1 ? tile : std::ceil(tile / c.subtile[i])});
+        out.push_back({s.loops[i].arg_index, c.subtile[i] <= 1 ? tile : std::ceil(tile / c.subtile[i]),
+                       c.subtile[i] > 1 && std::fmod(tile, c.subtile[i]) != 0});
       }
       for (int i = n - 1; deepest >= kInner && i >= 0; --i) {
         if (!s.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;
         const double len = std::min(e[i], double(std::min(c.tile[i], c.subtile[i])));
-        out.push_back({s.loops[i].arg_index, i == vector_loop ? std::ceil(len / vw) : len});
+        out.push_back({s.loops[i].arg_index, i == vector_loop ? std::ceil(len / vw) : len,
+                       i == vector_loop && std::fmod(len, vw) != 0});
       }
     };
     // The loops of the hosts the stage is computed in (outside its production), outermost
@@ -850,18 +894,21 @@ class Evaluator {
     }
     add_bands(walks, ch, st, ext, kInner, ch.vector_loop, kd_.funcs[f].vector_width);
     const int vector_arg = st.loops[ch.vector_loop].arg_index;
-    // Dimensions whose coordinates a boundary condition clamps, and whether reads reach below.
-    std::map<int, bool> clamped = {{vector_arg, vector_reads_below}};
+    // Dimensions whose coordinates a boundary condition clamps, and whether reads reach below
+    // the first point and past the last.
+    std::map<int, std::pair<bool, bool>> clamped = {{vector_arg, {vector_reads_below, vector_reads_above}}};
     for (int i = 0; i < int(st.loops.size()); ++i) {
       if (!st.loops[i].is_pure || i == ch.vector_loop) continue;
       const LaneByLane along = lane_by_lane_per_point(f, stage, 0, i);
-      if (along.boundary_loads > 0) clamped[st.loops[i].arg_index] = along.boundary_below;
+      if (along.boundary_loads > 0) clamped[st.loops[i].arg_index] = {along.boundary_below, along.boundary_above};
     }
     double share = 0, steady = 1;
     for (const Walk& w : walks) {
       auto c = clamped.find(w.arg);
       if (c == clamped.end()) continue;
-      const double edge = std::min(1.0, (c->second ? 2.0 : 1.0) / std::max(w.trips, 1.0));
+      const auto [below, above] = c->second;
+      const double edges = (below ? 1.0 : 0.0) + (above || w.partial_last ? 1.0 : 0.0);
+      const double edge = std::min(1.0, edges / std::max(w.trips, 1.0));
       share += steady * edge;
       if (w.arg == vector_arg) return share;
       steady *= 1 - edge;
@@ -1270,7 +1317,8 @@ class Evaluator {
       if (st.loops[ch.vector_loop].arg_index > 0) gathered += 1;
       // Loads through a boundary condition gather where loop partitioning leaves the clamp.
       if (lane_by_lane.boundary_loads > 0)
-        gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below);
+        gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below,
+                                                                      lane_by_lane.boundary_above);
     }
     if (gathered > 0)
       parts.gathers_s = c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);

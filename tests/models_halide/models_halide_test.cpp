@@ -527,16 +527,12 @@ TEST(AnalyticModel, LoadsOfAFuncInlinedAtDataDependentCoordinatesAreGathers) {
 }
 
 // hist_eq copies its input through a boundary condition (repeat_edge). Halide's loop
-// partitioning splits the outermost loop along each clamped dimension into edge and steady
-// iterations and leaves every clamp in the edge ones: a copy at the root in 8 strips of 16
-// rows gathers all the lanes of its last strip, and in the other strips those of its last
-// tile of columns. Two tiles of 64 columns gather half the lanes. One tile of all 128
-// columns whose split stays (its vectors are unrolled, which needs the split's constant
-// extent) leaves an outer loop of one iteration: all edge. Without that need the space emits
-// no such loop (unsplit_whole_tiles): the loop over the row's two bands of 64 columns is the
-// outermost along the columns, and its last iteration the edge. (64 columns: one vector with
-// AVX-512, two with AVX2.)
-TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoops) {
+// partitioning splits the outermost loop along each clamped dimension into edge iterations,
+// which keep every clamp (vectorized: gathers), and steady ones. The copy's region is the
+// input's own, so no read lands outside it, and in whole tiles (powers of 2 over its 128
+// columns) every iteration is steady: two vector tiles of 64 copied in 0.8 us, where 16384
+// gathered lanes take 7. Reads past the input (box_blur's taps, below) make edges.
+TEST(AnalyticModel, BoundaryConditionsGatherOnlyWhereReadsLandOutsideTheInput) {
   const AppSpace app("hist_eq");
   const hb::KernelDescription& kd = app.kd;
   const hb::Edge* copy = nullptr;
@@ -549,8 +545,6 @@ TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoo
     if (e.consumer == "hist_eq") {
       EXPECT_FALSE(e.footprint[0].boundary) << e.producer;
     }
-  const int vw = hb::host_target().natural_vector_size(Halide::UInt(8));
-  ASSERT_LE(vw, 64);
   const candor::HalideCpuSpace& space = app.space;
   auto copy_cost = [&](int columns, int vector_band) {
     return stage_cost_with(kd, space,
@@ -560,13 +554,11 @@ TEST(AnalyticModel, BoundaryConditionsGatherInTheEdgeIterationsOfTheOutermostLoo
                             {"subtile(input_clamped.d0)", std::to_string(vector_band)}},
                            "input_clamped");
   };
-  const auto one_tile_split = copy_cost(128, 128), two_tiles = copy_cost(64, 64), one_tile = copy_cost(128, 64);
-  ASSERT_TRUE(one_tile_split && two_tiles && one_tile);
-  const double points = 128.0 * 128;
-  const double share_all = 1.0 / 8 + 7.0 / 8, share_half = 1.0 / 8 + 7.0 / 8 * 0.5;
-  const double expected = (share_all - share_half) * points / (machine().gather_lanes_per_s * machine().cores);
-  EXPECT_NEAR(one_tile_split->load_s - two_tiles->load_s, expected, 0.1 * expected);
-  EXPECT_NEAR(one_tile->load_s, two_tiles->load_s, 0.1 * expected);
+  for (const auto& [columns, band] : {std::pair{128, 128}, {64, 64}, {128, 64}}) {
+    const auto cost = copy_cost(columns, band);
+    ASSERT_TRUE(cost) << columns << " " << band;
+    EXPECT_EQ(cost->load_parts.gathers_s, 0) << columns << " columns, bands of " << band;
+  }
 }
 
 // The edge iterations of a host's loops hold the clamps of the Funcs computed inside them:
