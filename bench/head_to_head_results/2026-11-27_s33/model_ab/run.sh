@@ -1,0 +1,26 @@
+#!/bin/bash
+# Stop 33's model change, app by app: a fresh 30 s model-only pick against s32's model-only
+# pick (the model before the change), timed side by side in two fresh processes. Each
+# APP.pair.jsonl holds the two schedules (the new pick first); run.log has the ratios.
+# Usage, from the repository root: bench/head_to_head_results/2026-11-27_s33/model_ab/run.sh [OUT]
+set -euo pipefail
+out=${1:-/tmp/s33_model_ab}
+mkdir -p "$out"
+export CANDOR_MACHINE=${CANDOR_MACHINE:-data/machine_avx512.json}
+s32=bench/head_to_head_results/2026-11-27_s32/schedules
+for app in $(build/bin/candor apps | awk '{print $1}'); do
+  build/bin/candor search "$app" --budget time=30s --json 2>/dev/null | tail -1 > "$out/$app.json"
+  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' "$out/$app.json" \
+    > "$out/$app.pair.jsonl"
+  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' "$s32/$app.candor.json" \
+    >> "$out/$app.pair.jsonl"
+  for process in 1 2; do
+    build/bin/candor measure "$app" --schedules "$out/$app.pair.jsonl" --interleave --json 2>/dev/null |
+      python3 -c '
+import json, sys
+app = sys.argv[1]
+rs = [json.loads(l) for l in sys.stdin]
+ratio = round(1 / rs[1]["ratio_to_first"], 3) if rs[1].get("ratio_to_first") else rs[1].get("error", "")[:80]
+print(app, "new/s32 =", ratio, [round(r["runtime_ms"], 3) for r in rs])' "$app"
+  done
+done
