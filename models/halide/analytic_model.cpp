@@ -762,16 +762,16 @@ class Evaluator {
     }
     const int k = loop < 0 ? -1 : st.loops[loop].arg_index;
     const std::vector<hb::Range>& reader = kd_.funcs[f].region;
-    std::vector<hb::Range> shape;
+    // The clamped buffer's extent: a Func's region, or the input's declared size (what its
+    // clamp clamps to at run time), not merely what the pipeline reads of it.
+    const std::vector<hb::Range>* shape = nullptr;
     if (!e.producer_is_input) {
-      const int p = find(e.producer);
-      if (p < 0) return std::nullopt;
-      shape = kd_.funcs[p].region;
+      if (const int p = find(e.producer); p >= 0) shape = &kd_.funcs[p].region;
     } else if (const hb::InputInfo* in = kd_.find_input(e.producer)) {
-      shape = in->estimate.empty() ? in->shape() : in->estimate;
+      shape = in->estimate.empty() ? &in->shape() : &in->estimate;
     }
-    if (k < 0 || k >= int(reader.size()) || d >= shape.size()) return std::nullopt;
-    return reader[k].max + a.max_offset > shape[d].max;
+    if (!shape || k < 0 || k >= int(reader.size()) || d >= shape->size()) return std::nullopt;
+    return reader[k].max + a.max_offset > (*shape)[d].max;
   }
 
   // `below`: the consumers on the way here read this Func below its first point along
