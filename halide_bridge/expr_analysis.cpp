@@ -1,6 +1,7 @@
 #include "expr_analysis.h"
 
 #include <numeric>
+#include <set>
 
 namespace candor::halide_bridge {
 
@@ -180,24 +181,53 @@ OpCounts& OpCounts::operator+=(const OpCounts& o) {
 
 namespace {
 
-// Finds a likely() hint under a Min or Max.
-class BoundaryClampFinder : public HI::IRVisitor {
+// Names of the variables an expression reads.
+class VariableNames : public HI::IRVisitor {
  public:
-  bool found = false;
+  std::set<std::string> names;
 
  private:
   using HI::IRVisitor::visit;
-  int clamps_ = 0;  // Min and Max nodes enclosing the node visited
+  void visit(const HI::Variable* op) override { names.insert(op->name); }
+};
+
+std::set<std::string> variable_names(const Halide::Expr& e) {
+  VariableNames v;
+  e.accept(&v);
+  return v.names;
+}
+
+// Finds a likely() hint under a Min or Max, and whether the bound beside it reads a variable
+// of the hinted coordinate.
+class BoundaryClampFinder : public HI::IRVisitor {
+ public:
+  BoundaryClamp found = BoundaryClamp::None;
+
+ private:
+  using HI::IRVisitor::visit;
+  std::vector<std::set<std::string>> bounds_;  // variables of the bounds of enclosing clamps
+
   template <typename T>
   void inside_clamp(const T* op) {
-    ++clamps_;
-    HI::IRVisitor::visit(op);
-    --clamps_;
+    // Each operand is visited with the other as its bound.
+    bounds_.push_back(variable_names(op->b));
+    op->a.accept(this);
+    bounds_.back() = variable_names(op->a);
+    op->b.accept(this);
+    bounds_.pop_back();
   }
   void visit(const HI::Min* op) override { inside_clamp(op); }
   void visit(const HI::Max* op) override { inside_clamp(op); }
   void visit(const HI::Call* op) override {
-    if (clamps_ > 0 && op->is_intrinsic(HI::Call::likely)) found = true;
+    if (!bounds_.empty() && op->is_intrinsic(HI::Call::likely)) {
+      bool solvable = true;
+      for (const std::string& v : variable_names(op->args[0]))
+        for (const auto& bound : bounds_) solvable &= !bound.count(v);
+      if (!solvable)
+        found = BoundaryClamp::Everywhere;
+      else if (found == BoundaryClamp::None)
+        found = BoundaryClamp::AtEdges;
+    }
     HI::IRVisitor::visit(op);
   }
 };
@@ -270,7 +300,7 @@ class OpCounter : public HI::IRVisitor {
 
 }  // namespace
 
-bool clamped_at_a_boundary(const Halide::Expr& e) {
+BoundaryClamp boundary_clamp(const Halide::Expr& e) {
   BoundaryClampFinder finder;
   e.accept(&finder);
   return finder.found;

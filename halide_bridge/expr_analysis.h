@@ -47,10 +47,14 @@ struct AffineForm {
 // substitute parameters first.
 std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<std::string>& vars);
 
-// The index is clamped (a Min or Max) around a likely() hint, as Halide's boundary conditions
-// clamp their coordinates: loop partitioning runs the consumer's interior without the clamp
-// and its edge iterations with it.
-bool clamped_at_a_boundary(const Halide::Expr& e);
+// How an index is clamped around a likely() hint (a Min or Max), as Halide's boundary
+// conditions clamp their coordinates. Loop partitioning runs the consumer's interior without
+// the clamp and its edge iterations with it (AtEdges), but only where it can solve the clamp's
+// bound for the loop: a bound that depends on the clamped coordinate itself (camera_pipe's
+// Bayer-preserving clamp(likely(x), x % 2, w - 2 + x % 2)) stays in every iteration
+// (Everywhere).
+enum class BoundaryClamp { None, AtEdges, Everywhere };
+BoundaryClamp boundary_clamp(const Halide::Expr& e);
 
 // Operations per evaluation of a definition, by kind. Named fields, not an array in an
 // agreed order.

@@ -389,7 +389,9 @@ class Describer {
         a.max_offset = whole.max;
         return a;
       }
-      a.boundary |= clamped_at_a_boundary(s.args[d]);
+      const BoundaryClamp clamp = boundary_clamp(s.args[d]);
+      a.boundary |= clamp != BoundaryClamp::None;
+      a.clamped_everywhere |= clamp == BoundaryClamp::Everywhere;
       int64_t lo = form->const_min.floor(), hi = form->const_max.ceil();
       if (first) {
         a.coeffs = form->coeffs;
@@ -558,7 +560,8 @@ void to_json(nlohmann::json& j, const LoopInfo& l) {
 
 void to_json(nlohmann::json& j, const AccessDim& a) {
   j = nlohmann::json{{"affine", a.affine}, {"lookup", a.lookup}, {"coeffs", a.coeffs},
-                     {"min_offset", a.min_offset}, {"max_offset", a.max_offset}, {"boundary", a.boundary}};
+                     {"min_offset", a.min_offset}, {"max_offset", a.max_offset}, {"boundary", a.boundary},
+                     {"clamped_everywhere", a.clamped_everywhere}};
 }
 
 void to_json(nlohmann::json& j, const Edge& e) {

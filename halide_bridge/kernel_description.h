@@ -52,8 +52,10 @@ struct AccessDim {
   std::vector<Rational> coeffs;  // by the consumer stage's loops, same order as `loops`
   int64_t min_offset = 0;
   int64_t max_offset = 0;
-  // Clamped by a boundary condition (clamped_at_a_boundary) at some call site.
+  // Clamped by a boundary condition (boundary_clamp) at some call site; `clamped_everywhere`:
+  // at a call site whose clamp loop partitioning cannot drop from the interior.
   bool boundary = false;
+  bool clamped_everywhere = false;
   int64_t width() const { return max_offset - min_offset + 1; }
 };
 

@@ -364,16 +364,28 @@ class Evaluator {
     return waste;
   }
 
+  // The outer band's share of tail_waste: points of whole tiles per point of the region.
+  static double outer_band_waste(const StageChoice& c, const std::vector<double>& ext) {
+    const auto outer = band_lengths(c, ext, false);
+    double waste = 1;
+    for (size_t i = 0; i < ext.size(); ++i)
+      if (ext[i] > 0) waste *= std::ceil(ext[i] / outer[i]) * outer[i] / ext[i];
+    return waste;
+  }
+
   static double parallel_tasks(const StageChoice& c, const std::vector<double>& ext) {
     const int p = c.parallel_loop;
     return std::ceil(ext[p] / double(std::max<int64_t>(1, c.tile[p])));
   }
 
-  // Tiles of a stage per production (the outer band's iterations, or outer x middle).
+  // Tiles of a stage per production (the outer band's iterations, or outer x middle). Every
+  // tile is whole (a short last one is shifted inwards or rounded up), so a tile's subtiles
+  // are counted per tile: 96 rows in tiles of 64 split by 8 are 2 x 8 subtiles, not 12.
   static double tiles(const StageChoice& c, const std::vector<double>& ext, bool subtile) {
+    const auto outer = band_lengths(c, ext, false);
     const auto len = band_lengths(c, ext, subtile);
     double n = 1;
-    for (size_t i = 0; i < ext.size(); ++i) n *= std::ceil(ext[i] / len[i]);
+    for (size_t i = 0; i < ext.size(); ++i) n *= std::ceil(ext[i] / outer[i]) * std::ceil(outer[i] / len[i]);
     return n;
   }
 
@@ -459,6 +471,9 @@ class Evaluator {
         double pts = 0;
         for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
         pts *= window_restarts(i, c, cs.choice[0], cs.extents[0], sub);
+        // Stored per tile, the window starts afresh in each whole tile: a last tile shifted
+        // inwards computes its overlap with the one before again.
+        if (sub) pts *= outer_band_waste(cs.choice[0], cs.extents[0]);
         double computed = 0;
         for (const auto& e : s.extents) computed += product(e);
         computed *= s.productions;
@@ -741,7 +756,8 @@ class Evaluator {
     double gathers = 0, divisions = 0;
     double loads = 0;  // every load from a buffer (an input or a Func that is not inlined)
     // Loads at coordinates a boundary condition clamps along `vector_loop` (loop partitioning
-    // leaves them clamped, so gathered, in the edge iterations), and whether some of them
+    // leaves them clamped, so gathered, in the edge iterations; a clamp it cannot drop gathers
+    // in every iteration, and counts in `gathers` instead), and whether some of them
     // read below the clamped buffer's first point or past its last (then the first, or the
     // last, iteration is an edge one).
     double boundary_loads = 0;
@@ -787,12 +803,13 @@ class Evaluator {
       if (e->producer == fi.name) continue;
       // The producer's dimension the vector loop walks, and whether its coordinate is clamped.
       int walked = -1;
-      bool at_boundary = false, reads_below = below, reads_above = above;
+      bool at_boundary = false, everywhere = false, reads_below = below, reads_above = above;
       for (size_t d = 0; vector_loop >= 0 && d < e->footprint.size(); ++d) {
         const hb::AccessDim& a = e->footprint[d];
         if (a.affine && vector_loop < int(a.coeffs.size()) && a.coeffs[vector_loop].num != 0) {
           walked = int(d);
           at_boundary |= a.boundary;
+          everywhere |= a.clamped_everywhere;
           reads_below |= a.min_offset < 0;
           // At the clamp itself, this Func's region tells whether any read lands past the
           // clamped buffer's last point. (Reads below its first point are judged by the
@@ -810,16 +827,16 @@ class Evaluator {
         for (int i = 0; walked >= 0 && i < int(loops.size()); ++i)
           if (loops[i].arg_index == walked) producer_loop = i;
         const LaneByLane inlined = lane_by_lane_per_point(p, 0, depth + 1, producer_loop, reads_below, reads_above);
-        n.gathers += evals * (e->data_dependent() ? inlined.loads : inlined.gathers);
+        n.gathers += evals * (e->data_dependent() || everywhere ? inlined.loads : inlined.gathers);
         n.divisions += evals * inlined.divisions;
         n.loads += evals * inlined.loads;
-        n.boundary_loads += evals * (at_boundary ? inlined.loads : inlined.boundary_loads);
+        n.boundary_loads += everywhere ? 0.0 : evals * (at_boundary ? inlined.loads : inlined.boundary_loads);
         n.boundary_below |= at_boundary ? reads_below : inlined.boundary_below;
         n.boundary_above |= at_boundary ? reads_above : inlined.boundary_above;
       } else {
-        if (e->data_dependent()) n.gathers += e->calls;
+        if (e->data_dependent() || everywhere) n.gathers += e->calls;
         n.loads += e->calls;
-        if (at_boundary) n.boundary_loads += e->calls;
+        if (at_boundary && !everywhere) n.boundary_loads += e->calls;
         n.boundary_below |= at_boundary && reads_below;
         n.boundary_above |= at_boundary && reads_above;
       }

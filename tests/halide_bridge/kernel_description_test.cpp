@@ -183,6 +183,19 @@ TEST(KernelDescription, CallSitesWithDifferentMapsAreIrregularNotDataDependent) 
   EXPECT_TRUE(edge(kd, "diff", "out", 1).footprint[2].affine);
 }
 
+// Loop partitioning drops a boundary condition's clamp from the interior only where it can
+// solve the clamp's bound for the loop: not where the bound reads the clamped coordinate, as
+// camera_pipe's clamp that keeps each pixel's Bayer colour does.
+TEST(KernelDescription, BoundaryClampsThatLoopPartitioningCannotDrop) {
+  Halide::Var x("x");
+  Halide::Param<int> w("w");
+  EXPECT_EQ(boundary_clamp(Halide::clamp(Halide::likely(x), 0, w - 1)), BoundaryClamp::AtEdges);
+  EXPECT_EQ(boundary_clamp(Halide::clamp(Halide::likely(x + 1), 0, w - 1) * 2), BoundaryClamp::AtEdges);
+  EXPECT_EQ(boundary_clamp(Halide::clamp(Halide::likely(x), x % 2, w - 2 + x % 2)), BoundaryClamp::Everywhere);
+  EXPECT_EQ(boundary_clamp(Halide::clamp(x, 0, w - 1)), BoundaryClamp::None);
+  EXPECT_EQ(boundary_clamp(x + 1), BoundaryClamp::None);
+}
+
 TEST(KernelDescription, MissingOutputEstimateIsAClearError) {
   Halide::ImageParam in(Halide::Float(32), 2, "in");
   in.set_estimates({{0, 10}, {0, 10}});

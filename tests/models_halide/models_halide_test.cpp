@@ -541,6 +541,7 @@ TEST(AnalyticModel, BoundaryConditionsGatherOnlyWhereReadsLandOutsideTheInput) {
   ASSERT_NE(copy, nullptr);
   ASSERT_EQ(copy->footprint.size(), 2u);
   EXPECT_TRUE(copy->footprint[0].boundary && copy->footprint[1].boundary);
+  EXPECT_FALSE(copy->footprint[0].clamped_everywhere || copy->footprint[1].clamped_everywhere);
   for (const hb::Edge& e : kd.edges)
     if (e.consumer == "hist_eq") {
       EXPECT_FALSE(e.footprint[0].boundary) << e.producer;
@@ -558,6 +559,33 @@ TEST(AnalyticModel, BoundaryConditionsGatherOnlyWhereReadsLandOutsideTheInput) {
     const auto cost = copy_cost(columns, band);
     ASSERT_TRUE(cost) << columns << " " << band;
     EXPECT_EQ(cost->load_parts.gathers_s, 0) << columns << " columns, bands of " << band;
+  }
+}
+
+// camera_pipe's raw_clamped keeps each pixel's Bayer colour at the edges, clamp(likely(x),
+// x % 2, w - 2 + x % 2): loop partitioning cannot solve that bound for x, so every vector of
+// the copy gathers, however it is tiled (Halide 14's lowered code loads each vector of it
+// through a clamped index vector). Computed per strip of denoised as well as at the root,
+// the copy priced as gathering only in its edge tiles had made the two look alike, where the
+// strips ran 1.2x slower.
+TEST(AnalyticModel, AClampLoopPartitioningCannotDropGathersEverywhere) {
+  const AppSpace app("camera_pipe");
+  const hb::Edge* copy = nullptr;
+  for (const hb::Edge& e : app.kd.edges)
+    if (e.consumer == "raw_clamped") copy = &e;
+  ASSERT_NE(copy, nullptr);
+  ASSERT_EQ(copy->footprint.size(), 2u);
+  EXPECT_TRUE(copy->footprint[0].clamped_everywhere && copy->footprint[1].clamped_everywhere);
+  const mh::MachineDescription m = machine();
+  for (const std::string columns : {"64", "512"}) {
+    const auto cost = stage_cost_with(app.kd, app.space,
+                                      {{"location(raw_clamped)", "ROOT"}, {"vectorize(raw_clamped)", "YES"},
+                                       {"parallel(raw_clamped)", "YES"}, {"tile(raw_clamped.x)", columns}},
+                                      "raw_clamped");
+    ASSERT_TRUE(cost) << columns;
+    const double every_lane =
+        cost->points_computed / cost->vector_efficiency / (m.gather_lanes_per_s * cost->cores_used);
+    EXPECT_NEAR(cost->load_parts.gathers_s, every_lane, 1e-3 * every_lane) << columns;
   }
 }
 
@@ -824,6 +852,31 @@ TEST(AnalyticModel, NothingSlidesWhereTheHostsTileIsOneSubtile) {
   EXPECT_GT(one_subtile->recompute, 1.05);
   EXPECT_TRUE(four_subtiles->sliding);
   EXPECT_LT(four_subtiles->recompute, one_subtile->recompute);
+}
+
+// A Func computed per subtile is produced once per subtile of every whole tile of its host:
+// local_laplacian's 96 output rows in tiles of 64 (the last one shifted inwards) split by 8
+// are 2 x 8 strips of out_lpyr_0, not 96 / 8 = 12; in tiles of 32 they are 3 x 4 = 12.
+// Sliding within a tile, the window restarts in each tile, so the overlap is computed twice
+// too. The search's pick with tiles of 64 ran 1.4-1.5x slower than with 16, priced alike.
+TEST(AnalyticModel, SubtilesAreCountedPerWholeTileOfTheirHost) {
+  const AppSpace app("local_laplacian");
+  auto out_lpyr_0 = [&](const std::string& tile_rows, const std::string& sliding) {
+    return stage_cost_with(app.kd, app.space,
+                           {{"location(out_lpyr_0)", "SUBTILE"}, {"host(out_lpyr_0)", "local_laplacian"},
+                            {"sliding(out_lpyr_0)", sliding}, {"tile(local_laplacian.y)", tile_rows},
+                            {"subtile(local_laplacian.y)", "8"}, {"tile(local_laplacian.x)", "96"},
+                            {"subtile(local_laplacian.x)", "96"}},
+                           "out_lpyr_0");
+  };
+  for (const std::string sliding : {"NO", "YES"}) {
+    const auto tiles_of_64 = out_lpyr_0("64", sliding), tiles_of_32 = out_lpyr_0("32", sliding);
+    ASSERT_TRUE(tiles_of_64 && tiles_of_32) << sliding;
+    EXPECT_EQ(tiles_of_64->sliding, sliding == "YES");
+    EXPECT_DOUBLE_EQ(tiles_of_64->productions, 2 * 8);
+    EXPECT_DOUBLE_EQ(tiles_of_32->productions, 3 * 4);
+    EXPECT_NEAR(tiles_of_64->points_computed / tiles_of_32->points_computed, 128.0 / 96.0, 1e-9) << sliding;
+  }
 }
 
 // A register tile's accumulators along its unrolled loop lie a buffer stride apart. Computed

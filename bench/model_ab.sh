@@ -1,0 +1,31 @@
+#!/bin/bash
+# A model change, app by app: each app's fresh 30 s model-only pick against an earlier
+# head-to-head's candor pick (BASE, a results folder's schedules/: the model before the
+# change), timed side by side in two fresh processes. OUT/APP.pair.jsonl holds the two
+# schedules (the new pick first); stdout has the ratios, new / base, one line a process.
+# Usage, from the repository root:
+#   BASE=bench/head_to_head_results/DATE_sNN/schedules bench/model_ab.sh [OUT] [APP...]
+set -euo pipefail
+out=${1:-/tmp/model_ab}
+shift || true
+mkdir -p "$out"
+export CANDOR_MACHINE=${CANDOR_MACHINE:-data/machine_avx512.json}
+base=${BASE:-bench/head_to_head_results/2026-11-27_s33/schedules}
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || apps=($(build/bin/candor apps | awk '{print $1}'))
+for app in "${apps[@]}"; do
+  build/bin/candor search "$app" --budget time=30s --json 2>/dev/null | tail -1 > "$out/$app.json"
+  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' "$out/$app.json" \
+    > "$out/$app.pair.jsonl"
+  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' "$base/$app.candor.json" \
+    >> "$out/$app.pair.jsonl"
+  for process in 1 2; do
+    build/bin/candor measure "$app" --schedules "$out/$app.pair.jsonl" --interleave --json 2>/dev/null |
+      python3 -c '
+import json, sys
+app = sys.argv[1]
+rs = [json.loads(l) for l in sys.stdin]
+ratio = round(1 / rs[1]["ratio_to_first"], 3) if rs[1].get("ratio_to_first") else rs[1].get("error", "")[:80]
+print(app, "new/base =", ratio, [round(r["runtime_ms"], 3) for r in rs])' "$app"
+  done
+done
