@@ -354,11 +354,10 @@ class Evaluator {
   // a guarded last tile is short, but a parallel loop still waits for its longest task.
   // The vector split's own tail is the vector efficiency's business.
   static double tail_waste(const StageChoice& c, const std::vector<double>& ext) {
-    double waste = 1;
+    double waste = outer_band_waste(c, ext);
     for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
       if (c.tile[i] <= 1 || ext[i] <= 0) continue;
       const double tile = std::min(ext[i], double(c.tile[i]));
-      waste *= std::ceil(ext[i] / tile) * tile / ext[i];
       if (c.subtile[i] > 1 && c.subtile[i] < tile) waste *= std::ceil(tile / c.subtile[i]) * c.subtile[i] / tile;
     }
     return waste;
@@ -366,10 +365,12 @@ class Evaluator {
 
   // The outer band's share of tail_waste: points of whole tiles per point of the region.
   static double outer_band_waste(const StageChoice& c, const std::vector<double>& ext) {
-    const auto outer = band_lengths(c, ext, false);
     double waste = 1;
-    for (size_t i = 0; i < ext.size(); ++i)
-      if (ext[i] > 0) waste *= std::ceil(ext[i] / outer[i]) * outer[i] / ext[i];
+    for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
+      if (c.tile[i] <= 1 || ext[i] <= 0) continue;
+      const double tile = std::min(ext[i], double(c.tile[i]));
+      waste *= std::ceil(ext[i] / tile) * tile / ext[i];
+    }
     return waste;
   }
 
