@@ -1,0 +1,39 @@
+Func blur_y_1 = pipeline.get_func(3);
+Func blur_x_1 = pipeline.get_func(2);
+Func input_clamped_1 = pipeline.get_func(1);
+Var d0(input_clamped_1.get_schedule().dims()[0].var);
+Var d0i("d0i");
+Var d1(input_clamped_1.get_schedule().dims()[1].var);
+Var x(blur_y_1.get_schedule().dims()[0].var);
+Var xi("xi");
+Var xii("xii");
+Var xiii("xiii");
+Var y(blur_y_1.get_schedule().dims()[1].var);
+Var yi("yi");
+Var yii("yii");
+blur_y_1
+    .split(y, y, yi, 24, TailStrategy::ShiftInwards)
+    .split(x, x, xi, 128, TailStrategy::ShiftInwards)
+    .split(xi, xi, xii, 32, TailStrategy::ShiftInwards)
+    .split(yi, yi, yii, 4, TailStrategy::ShiftInwards)
+    .split(xii, xii, xiii, 16, TailStrategy::ShiftInwards)
+    .unroll(xii)
+    .unroll(yii)
+    .vectorize(xiii)
+    .compute_root()
+    .reorder({xiii, xii, yii, xi, yi, x, y})
+    .parallel(y);
+blur_x_1
+    .store_in(MemoryType::Stack)
+    .split(x, x, xi, 16, TailStrategy::RoundUp)
+    .unroll(x)
+    .unroll(y)
+    .vectorize(xi)
+    .compute_at(blur_y_1, xi)
+    .reorder({xi, x, y});
+input_clamped_1
+    .store_in(MemoryType::Stack)
+    .split(d0, d0, d0i, 16, TailStrategy::ShiftInwards)
+    .vectorize(d0i)
+    .compute_at(blur_y_1, x)
+    .reorder({d0i, d0, d1});
