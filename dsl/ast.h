@@ -114,6 +114,7 @@ struct ChoiceDecl {
   bool is_int = false;
   Ident enum_name;  // enum choices
   Call universe;    // int choices: `in universe(args)`
+  bool categorical = false;  // int choices: `categorical`
   Symmetry symmetry = Symmetry::None;
   Location symmetry_loc;
   std::vector<MirrorPair> mirrors;

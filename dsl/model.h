@@ -84,6 +84,9 @@ struct ChoiceDecl {
   // Integer choices: universe and its arguments, given as indices into `formals`.
   int universe = -1;
   std::vector<int> universe_args;
+  // `categorical`: the integers label alternatives (which Func is the host), so their order
+  // means nothing to a search's local moves, which may go from any value to any other.
+  bool categorical = false;
   // Symmetric / antisymmetric choices have exactly two formals of the same set; only the
   // pair (a, b) with a < b is stored; (b, a) reads the stored value through `mirror`.
   // There is no choice on the diagonal (a, a).

@@ -324,6 +324,7 @@ class Checker {
     bool ok = true;
     if (d.is_int) {
       c.is_enum = false;
+      c.categorical = d.categorical;
       const Symbol* u = expect(d.universe.name, SymKind::Universe);
       if (u == nullptr) {
         broken_choices_.insert(index);

@@ -612,6 +612,7 @@ void Backend::emit_constructor(Emitter& e) {
       e.line("var.ints = universe_{}_[{}];", uni.name,
              dense_index(formal_sets(uni.formals), uargs));
       e.line("var.universe_size = static_cast<int>(var.ints.size());");
+      if (choice.categorical) e.line("var.categorical = true;");
     }
     e.line("add_var(std::move(var));");
     for (int d = 0; d < depth; ++d) e.close();

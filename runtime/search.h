@@ -56,10 +56,11 @@ struct SearchResult {
 };
 
 // The rule that keeps SearchResult::top diverse. Two complete candidates are alike
-// (near-duplicates) when they take the same value on every enum choice and differ in fewer
-// than `min_int_changes` integer choices. On the Halide CPU space, different means: another
-// location or storage of a Func, another parallel / vectorize / unroll of a stage, or other
-// tile sizes on at least `min_int_changes` tile and subtile choices. Among alike
+// (near-duplicates) when they take the same value on every enum and categorical integer
+// choice and differ in fewer than `min_int_changes` other integer choices. On the Halide CPU
+// space, different means: another location, host or storage of a Func, another parallel /
+// vectorize / unroll of a stage, or other tile sizes on at least `min_int_changes` tile and
+// subtile choices. Among alike
 // implementations met, top keeps only the cheapest.
 bool alike(const Space& space, const Candidate& a, const Candidate& b, int min_int_changes);
 

@@ -41,6 +41,9 @@ class Space {
   // Integer choices: the integer of universe index `value` (enums: the value index).
   int64_t value_int(int var, int value) const;
   bool is_enum_var(int var) const { return vars_[var].is_enum; }
+  // Whether the values' order means something to a local move (a tile size grows or
+  // shrinks): integer choices, except those the spec declares `categorical`.
+  bool has_ordered_values(int var) const { return !vars_[var].is_enum && !vars_[var].categorical; }
   std::string counter_name(int counter) const;
   // By those names: the variable named `name`, or -1; the value named `name` among those `c`
   // still allows for `var`, or -1.
@@ -96,6 +99,7 @@ class Space {
     int universe_size = 0;
     bool is_enum = true;
     std::vector<int64_t> ints;  // integer choices: the universe's integers
+    bool categorical = false;   // integer choices whose integers only label alternatives
     size_t offset = 0;          // first word in the candidate
     int words = 1;
   };

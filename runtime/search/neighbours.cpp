@@ -13,7 +13,7 @@ namespace {
 std::vector<int> moves(const Space& space, const Candidate& root, int var, int current) {
   std::vector<int> out;
   const std::vector<int> allowed = space.values(root, var);
-  if (space.is_enum_var(var)) {
+  if (!space.has_ordered_values(var)) {
     for (int x : allowed)
       if (x != current) out.push_back(x);
     return out;

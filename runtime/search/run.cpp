@@ -11,7 +11,7 @@ bool alike(const Space& space, const Candidate& a, const Candidate& b, int min_i
   int int_changes = 0;
   for (int v = 0; v < space.num_vars(); ++v) {
     if (space.first_value(a, v) == space.first_value(b, v)) continue;
-    if (space.is_enum_var(v) || ++int_changes >= min_int_changes) return false;
+    if (!space.has_ordered_values(v) || ++int_changes >= min_int_changes) return false;
   }
   return true;
 }

@@ -197,6 +197,17 @@ TEST(DslDecls, IntChoice) {
   const ChoiceDecl& split = s.choices[find(s.choices, "split")];
   EXPECT_EQ(split.universe, find(s.universes, "pair_sizes"));
   EXPECT_EQ(split.universe_args, (std::vector<int>{1, 0}));  // indices into the formals
+  EXPECT_FALSE(tile.categorical);
+}
+
+TEST(DslDecls, CategoricalIntChoice) {
+  CheckedSpace s = ok(kPrelude + "choice host(l: loop) : int in tile_sizes(l) categorical;\n");
+  const ChoiceDecl& host = s.choices[find(s.choices, "host")];
+  EXPECT_FALSE(host.is_enum);
+  EXPECT_TRUE(host.categorical);
+  // Only integer choices can be categorical: an enum's values already are labels.
+  const std::string d = fails(kPrelude + "choice placement(l: loop) : Kind categorical;\n");
+  EXPECT_NE(d.find("main.space:22:34: error: syntax error, unexpected 'categorical'"), std::string::npos) << d;
 }
 
 TEST(DslDecls, CommentsAnywhere) {

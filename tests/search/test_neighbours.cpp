@@ -58,6 +58,27 @@ TEST(Neighbours, ChangeOneDecisionEnumsToEveryValueIntegersToTheNextOnes) {
   }
 }
 
+TEST(Neighbours, CategoricalIntegersMoveToEveryValue) {
+  // Their integers are labels (which Func hosts a stage): the nearest label is no nearer in
+  // any other sense, so every other allowed value is a move.
+  const TilingSpace space(/*enums=*/2, /*ints=*/5, /*seed=*/3, /*categorical=*/true);
+  const TilingObjective objective;
+  const Candidate root = *space.root();
+  std::mt19937_64 rng(11);
+  const Candidate centre = *random_dive(space, root, every_var(space), rng);
+
+  const std::vector<Neighbour> around = neighbours(space, objective, root, centre, every_var(space));
+  std::map<int, std::set<int>> moved_to;
+  for (const Neighbour& n : around) moved_to[n.var].insert(n.value);
+  for (int v = 0; v < space.num_vars(); ++v) {
+    EXPECT_FALSE(space.has_ordered_values(v));
+    std::set<int> others;
+    for (int value = 0; value < space.universe_size(v); ++value)
+      if (value != space.first_value(centre, v)) others.insert(value);
+    EXPECT_EQ(moved_to[v], others) << space.var_name(v);
+  }
+}
+
 TEST(Neighbours, EachDecisionsCheapestMoveComesBeforeAnySecondMove) {
   const TilingSpace space(/*enums=*/6, /*ints=*/6, /*seed=*/5);
   const TilingObjective objective;

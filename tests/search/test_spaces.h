@@ -197,7 +197,8 @@ class AssignmentSpace : public Space {
 
 class TilingSpace : public Space {
  public:
-  TilingSpace(int enums, int ints, uint64_t seed) {
+  // With `categorical`, the integer choices label alternatives (see Space::has_ordered_values).
+  TilingSpace(int enums, int ints, uint64_t seed, bool categorical = false) {
     std::mt19937_64 gen(seed);
     for (int i = 0; i < enums + ints; ++i) {
       VarLayout layout;
@@ -206,6 +207,7 @@ class TilingSpace : public Space {
       layout.is_enum = i < enums;
       layout.universe_size = layout.is_enum ? 3 : 4;
       if (!layout.is_enum) layout.ints = {1, 2, 4, 8};
+      layout.categorical = !layout.is_enum && categorical;
       add_var(layout);
       cost_.emplace_back();
       for (int v = 0; v < layout.universe_size; ++v) cost_.back().push_back(1 + static_cast<int>(gen() % 9));

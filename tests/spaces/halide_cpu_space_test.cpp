@@ -9,6 +9,7 @@
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
 #include "halide_cpu_space.h"
+#include "neighbours.h"
 #include "random_dive.h"
 #include "random_pipelines.h"
 
@@ -383,6 +384,39 @@ namespace {
 
 // `candor search --json` reports a pick's decisions as pins (hosts named by Func, as people
 // pin them); fixed in turn on the root they give the same candidate back.
+// Every implementation costs the same: the moves alone decide what the neighbours are.
+class FlatObjective : public candor::Objective {
+ public:
+  double cost(const candor::Space&, const Candidate&) const override { return 1; }
+};
+
+TEST(HalideCpuSpace, AMoveTakesAFuncFromTheRootToAnyOfItsHosts) {
+  // unsharp_mask's gray has several hosts; the output's strips are not the nearest by index,
+  // and a move there must come with blur_y's (gray reaches the output through it).
+  const hb::App* app = candor::apps::find_app("unsharp_mask");
+  ASSERT_NE(app, nullptr);
+  const HalideCpuSpace space(hb::describe_app(app->build(), hb::host_target()));
+  const Candidate root = *space.root();
+  const int host = space.var_named("host(gray)");
+  ASSERT_GE(host, 0);
+  EXPECT_FALSE(space.has_ordered_values(host));
+  EXPECT_TRUE(space.has_ordered_values(space.var_named("tile(gray.x)")));
+  std::optional<Candidate> at_root = root;
+  ASSERT_TRUE(fix_named(space, *at_root, "location(gray)", "ROOT"));
+  const int blur_y_host = space.var_named("host(blur_y)");
+  ASSERT_TRUE(space.fix(*at_root, blur_y_host, space.value_labelled(*at_root, blur_y_host, "ratio")));
+  std::mt19937_64 rng(3);
+  const std::optional<Candidate> centre = random_dive(space, rng, at_root);
+  ASSERT_TRUE(centre);
+
+  // (A move to ratio gives the same neighbour as location(gray)'s move, listed once.)
+  std::set<std::string> reached;
+  for (const candor::Neighbour& n : candor::neighbours(space, FlatObjective(), root, *centre, space.decision_order()))
+    if (n.var == host) reached.insert(space.value_label(host, n.value));
+  EXPECT_GE(space.values(root, host).size(), 3u);  // none, ratio, unsharp_mask
+  EXPECT_TRUE(reached.count("unsharp_mask"));
+}
+
 TEST(HalideCpuSpace, ACandidatesPinsGiveItBack) {
   const hb::App* app = candor::apps::find_app("unsharp_mask");
   ASSERT_NE(app, nullptr);
