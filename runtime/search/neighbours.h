@@ -1,10 +1,11 @@
 // Neighbours of a complete candidate: the moves of a measured local search. Autotuning
 // corrects the cost model where it is wrong by measuring, and its moves must be small so that
 // a measured improvement can be kept and built on. A neighbour changes one decision: an enum
-// or categorical integer choice to another allowed value, any other integer choice to the
-// nearest allowed integer below or above (a tile size halves or doubles). Every other decision keeps its value where the space
-// still allows it; the decisions the change rules out are completed by a greedy dive on the
-// objective's estimate (the one the greedy engine makes).
+// or categorical integer choice to another allowed value (a Func to another host), any other
+// integer choice to the nearest allowed integer below or above (a tile size halves or
+// doubles). Every other decision keeps its value where the space still allows it; the
+// decisions the change rules out are completed by a greedy dive on the objective's estimate
+// (the one the greedy engine makes).
 #pragma once
 
 #include <vector>
