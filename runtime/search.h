@@ -60,8 +60,7 @@ struct SearchResult {
 // choice and differ in fewer than `min_int_changes` other integer choices. On the Halide CPU
 // space, different means: another location, host or storage of a Func, another parallel /
 // vectorize / unroll of a stage, or other tile sizes on at least `min_int_changes` tile and
-// subtile choices. Among alike
-// implementations met, top keeps only the cheapest.
+// subtile choices. Among alike implementations met, top keeps only the cheapest.
 bool alike(const Space& space, const Candidate& a, const Candidate& b, int min_int_changes);
 
 // What a search optimises: the cost of implementations (exact or predicted), an admissible
