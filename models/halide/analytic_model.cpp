@@ -1385,8 +1385,15 @@ class Evaluator {
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
     const double memory_s = c.load_s + c.store_s;
-    c.total_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s) +
-                c.parallel_s + c.allocation_s + c.loop_s;
+    const double work_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s);
+    if (s.where == Where::Root && ch.parallel && cores > 1) {
+      // The calling thread starts at once; the pool's workers join after a delay, while one
+      // core works alone. With one task per core that core finishes the others' tasks if
+      // they are late; with many tasks the latecomers still take their share.
+      const double lone_share = std::max(1.0 - 1.0 / cores, cores / std::max(tasks, cores));
+      c.parallel_s += std::min(m_.parallel_join_s, work_s) * lone_share;
+    }
+    c.total_s = work_s + c.parallel_s + c.allocation_s + c.loop_s;
     return c;
   }
 };

@@ -437,6 +437,43 @@ void parallel_overheads(int cores, const Target& target, int repeats, double& la
   task_s = std::max(0.0, extra * cores / double(n2 - n1));
 }
 
+// How long after a parallel loop starts the other cores begin to help, when the loop follows
+// serial work long enough for the thread pool's workers to have gone to sleep: one task per
+// core of ~50 us each, launched after a busy 100 us on the calling thread. The calling thread
+// starts its task at once; a worker that joins late stretches the loop by its delay (on a
+// 2-vCPU VM: ~15 us, against the ~0.3 us of back-to-back launches of tiny loops).
+double parallel_join_delay(int cores, const Target& target, int repeats) {
+  if (cores < 2) return 0;
+  auto build = [&](bool par) {
+    Func f(par ? "calib_join_par" : "calib_join_ser"), g(par ? "calib_join_par_acc" : "calib_join_ser_acc");
+    Var x("x"), t("t");
+    RDom r(0, 25000);
+    g(x, t) = 0.f;
+    g(x, t) = g(x, t) * 0.999f + cast<float>(r + x + t) * 0.5f;  // a dependent chain: pure latency
+    f(x, t) = g(x, t);
+    g.compute_at(f, t).vectorize(x, 8);
+    g.update().vectorize(x, 8);
+    if (par) f.parallel(t);
+    f.compile_jit(target);
+    return f;
+  };
+  Func par = build(true), ser = build(false);
+  Buffer<float> out(8, cores);
+  auto after_idle_gap = [&](Func& f) {
+    std::vector<double> t;
+    for (int i = 0; i < 20 * std::max(1, repeats); ++i) {
+      const auto gap_start = Clock::now();
+      while (std::chrono::duration<double>(Clock::now() - gap_start).count() < 100e-6) {
+      }
+      t.push_back(seconds_of([&] { f.realize(out, target); }));
+    }
+    return median(t);
+  };
+  after_idle_gap(par);  // the pool's threads exist from here on
+  const double p = after_idle_gap(par), s = after_idle_gap(ser);
+  return std::max(0.0, p - s / cores);
+}
+
 // Per heap allocation: a producer stored per row of its consumer (one allocation per row)
 // vs stored once at the root, same computation.
 double allocation_overhead(const Target& target, int repeats) {
@@ -582,6 +619,8 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   parallel_overheads(m.cores, target, o.repeats, m.parallel_launch_s, m.parallel_task_s);
   log("parallel loop launch us: " + std::to_string(m.parallel_launch_s * 1e6) +
       ", per task us: " + std::to_string(m.parallel_task_s * 1e6));
+  m.parallel_join_s = parallel_join_delay(m.cores, target, o.repeats);
+  log("parallel loop join delay after idle us: " + std::to_string(m.parallel_join_s * 1e6));
   m.allocation_s = allocation_overhead(target, o.repeats);
   log("allocation us: " + std::to_string(m.allocation_s * 1e6));
 

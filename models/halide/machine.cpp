@@ -249,6 +249,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"column_walk_bytes", {{"far", m.column_walk_bytes}, {"near", m.column_walk_near_bytes}}},
                      {"parallel_launch_s", m.parallel_launch_s},
                      {"parallel_task_s", m.parallel_task_s},
+                     {"parallel_join_s", m.parallel_join_s},
                      {"allocation_s", m.allocation_s},
                      {"measured_at", m.measured_at},
                      {"calibration_seconds", m.calibration_seconds}};
@@ -288,6 +289,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("column_walk_bytes").at("near").get_to(m.column_walk_near_bytes);
   j.at("parallel_launch_s").get_to(m.parallel_launch_s);
   j.at("parallel_task_s").get_to(m.parallel_task_s);
+  m.parallel_join_s = j.value("parallel_join_s", 0.0);
   j.at("allocation_s").get_to(m.allocation_s);
   j.at("measured_at").get_to(m.measured_at);
   m.calibration_seconds = j.value("calibration_seconds", 0.0);
@@ -388,7 +390,7 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
   positive(m.column_walk_near_bytes, "near column walk buffer size");
   for (const auto& [g, name] : {std::pair{&m.l1d_geometry, "L1d"}, std::pair{&m.l2_geometry, "L2"}})
     if (g->ways < 1 || g->sets < 1 || g->line_bytes < 1) p.push_back(std::string(name) + " geometry (ways, sets, line) unknown");
-  if (m.parallel_launch_s < 0 || m.parallel_task_s < 0 || m.allocation_s < 0)
+  if (m.parallel_launch_s < 0 || m.parallel_task_s < 0 || m.parallel_join_s < 0 || m.allocation_s < 0)
     p.push_back("negative overhead");
   return p;
 }

@@ -108,6 +108,9 @@ struct MachineDescription {
   int64_t column_walk_bytes = 0, column_walk_near_bytes = 0;
   double parallel_launch_s = 0;      // per parallel loop launched (fixed part)
   double parallel_task_s = 0;        // per task (iteration of a parallel loop)
+  // Delay before the other cores join a parallel loop that follows serial work (the pool's
+  // workers asleep); zero in machine files calibrated before it was measured.
+  double parallel_join_s = 0;
   double allocation_s = 0;           // per heap allocation of an intermediate buffer
   std::string measured_at;           // ISO date-time of the calibration
   double calibration_seconds = 0;

@@ -104,6 +104,7 @@ TEST(Machine, JsonRoundTrip) {
   m.l2_geometry = {8, 1024, 64};
   m.parallel_launch_s = 1e-6;
   m.parallel_task_s = 1e-7;
+  m.parallel_join_s = 1.5e-5;
   m.allocation_s = 2e-7;
   m.measured_at = "2024-01-01T00:00:00";
   EXPECT_TRUE(mh::check_machine(m).empty());
@@ -138,9 +139,11 @@ TEST(Machine, JsonRoundTrip) {
   // Machine files calibrated before the wide tiles were measured still load.
   nlohmann::json old_file = nlohmann::json(m);
   old_file.erase("register_tile_wide_ops_per_s_per_core");
+  old_file.erase("parallel_join_s");  // nor the join delay
   std::ofstream(path) << old_file.dump();
   const mh::MachineDescription old_machine = mh::load_machine(path);
   EXPECT_TRUE(old_machine.register_tile_wide.empty());
+  EXPECT_EQ(old_machine.parallel_join_s, 0);
   EXPECT_DOUBLE_EQ(old_machine.register_tile_rate(8, 6), 6e10);
   // Streams count reads and writes (the calibration's rows are both): 16 streams are its 8 rows.
   EXPECT_DOUBLE_EQ(r.row_stream_share(16), 1.0);
@@ -203,6 +206,7 @@ TEST(Machine, CalibrationIsSane) {
   EXPECT_GT(std::max(m.bandwidth.front().all_cores, m.bandwidth.front().one_core),
             std::max(m.bandwidth.back().all_cores, m.bandwidth.back().one_core));
   EXPECT_GT(m.l2_bytes, m.l1d_bytes);
+  EXPECT_LT(m.parallel_join_s, 1e-3);  // a thread pool's wake-up, not a scheduler's time slice
   EXPECT_LT(m.calibration_seconds, 60);
 }
 
@@ -712,6 +716,39 @@ TEST(AnalyticModel, DivisionsByAConstantCostTheirCalibratedOperations) {
   // 25 more int32 operations per point (the division counted one already).
   const double extra = after.points_computed * 25 / after.vector_efficiency / (slow.vector.int32 * after.cores_used);
   EXPECT_NEAR(after.compute_s - before.compute_s, extra, extra * 0.01);
+}
+
+// A parallel loop's calling thread starts at once and the pool's workers join it late: until
+// they do, one core works. The loop pays the join delay (its lone core's share of it), and
+// never more than the work it has: past that, the calling thread has done it all alone.
+TEST(AnalyticModel, LateWorkersStretchAParallelLoopByTheirJoinDelay) {
+  const AppSpace app("box_blur");
+  auto blur_x_cost = [&](double join_s) {
+    mh::MachineDescription m = machine();
+    m.parallel_join_s = join_s;
+    return stage_cost_with(app.kd, app.space, kBlurXAtTheRoot, "blur_x", 0, mh::AnalyticModel(m));
+  };
+  const auto on_time_cost = blur_x_cost(0), late_cost = blur_x_cost(1e-6), very_late_cost = blur_x_cost(10);
+  ASSERT_TRUE(on_time_cost && late_cost && very_late_cost);
+  const mh::StageCost &on_time = *on_time_cost, &late = *late_cost, &very_late = *very_late_cost;
+  ASSERT_TRUE(on_time.parallel);
+  const double cores = std::min<double>(machine().cores, on_time.parallel_tasks);
+  ASSERT_GT(cores, 1);
+  const double lone_share = std::max(1 - 1 / cores, cores / on_time.parallel_tasks);
+  const double work = on_time.total_s - on_time.parallel_s - on_time.allocation_s - on_time.loop_s;
+  ASSERT_GT(work, 1e-6);
+  EXPECT_NEAR(late.total_s - on_time.total_s, 1e-6 * lone_share, 1e-15);
+  EXPECT_NEAR(very_late.total_s - on_time.total_s, work * lone_share, work * 1e-9);
+  // A stage that runs serially waits for no one.
+  auto serial_cost = [&](double join_s) {
+    mh::MachineDescription m = machine();
+    m.parallel_join_s = join_s;
+    return stage_cost_with(app.kd, app.space, {{"location(blur_x)", "ROOT"}, {"parallel(blur_x)", "NO"}}, "blur_x",
+                           0, mh::AnalyticModel(m));
+  };
+  const auto serial_on_time = serial_cost(0), serial_late = serial_cost(1e-3);
+  ASSERT_TRUE(serial_on_time && serial_late);
+  EXPECT_EQ(serial_late->total_s, serial_on_time->total_s);
 }
 
 // Out-of-order cores overlap loads with arithmetic, but not completely: a stage costs the

@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
                   (long long)(m.column_walk_near_bytes >> 10), m.column_walk_near.all_cores * 1e-6,
                   m.column_walk_near.one_core * 1e-6);
       std::printf("recurrence step (float, through memory) %.2f ns\n", m.recurrence_step_s * 1e9);
-      std::printf("parallel loop launch %.2f us, per task %.3f us; allocation %.3f us\n",
-                  m.parallel_launch_s * 1e6, m.parallel_task_s * 1e6, m.allocation_s * 1e6);
+      std::printf("parallel loop launch %.2f us, per task %.3f us, join after idle %.1f us; allocation %.3f us\n",
+                  m.parallel_launch_s * 1e6, m.parallel_task_s * 1e6, m.parallel_join_s * 1e6, m.allocation_s * 1e6);
       std::printf("calibration took %.1f s\n", m.calibration_seconds);
     }
     std::printf("%s\n", out.c_str());
