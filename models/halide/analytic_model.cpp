@@ -1359,7 +1359,6 @@ class Evaluator {
     if (register_tile) c.store_s /= reduction_trips;
 
     // Overheads.
-    if (s.where == Where::Root && ch.parallel) c.parallel_s = m_.parallel_launch_s + tasks * m_.parallel_task_s / cores;
     if (s.where != Where::Root && stage == 0 && s.buffer_bytes > o_.stack_allocation_bytes)
       c.allocation_s = s.realizations * m_.allocation_s / c.cores_used;
     double inner_iters = c.points_computed;
@@ -1386,12 +1385,15 @@ class Evaluator {
 
     const double memory_s = c.load_s + c.store_s;
     const double work_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s);
-    if (s.where == Where::Root && ch.parallel && cores > 1) {
-      // The calling thread starts at once; the pool's workers join after a delay, while one
-      // core works alone. With one task per core that core finishes the others' tasks if
-      // they are late; with many tasks the latecomers still take their share.
-      const double lone_share = std::max(1.0 - 1.0 / cores, cores / std::max(tasks, cores));
-      c.parallel_s += std::min(m_.parallel_join_s, work_s) * lone_share;
+    if (s.where == Where::Root && ch.parallel) {
+      c.parallel_s = m_.parallel_launch_s + tasks * m_.parallel_task_s / cores;
+      if (cores > 1) {
+        // The calling thread starts at once; the pool's workers join after a delay, while one
+        // core works alone. With one task per core that core finishes the others' tasks if
+        // they are late; with many tasks the latecomers still take their share.
+        const double lone_share = std::max(1.0 - 1.0 / cores, cores / std::max(tasks, cores));
+        c.parallel_s += std::min(m_.parallel_join_s, work_s) * lone_share;
+      }
     }
     c.total_s = work_s + c.parallel_s + c.allocation_s + c.loop_s;
     return c;

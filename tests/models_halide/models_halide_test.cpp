@@ -723,10 +723,10 @@ TEST(AnalyticModel, DivisionsByAConstantCostTheirCalibratedOperations) {
 // never more than the work it has: past that, the calling thread has done it all alone.
 TEST(AnalyticModel, LateWorkersStretchAParallelLoopByTheirJoinDelay) {
   const AppSpace app("box_blur");
-  auto blur_x_cost = [&](double join_s) {
+  auto blur_x_cost = [&](double join_s, const std::vector<std::pair<std::string, std::string>>& pins = kBlurXAtTheRoot) {
     mh::MachineDescription m = machine();
     m.parallel_join_s = join_s;
-    return stage_cost_with(app.kd, app.space, kBlurXAtTheRoot, "blur_x", 0, mh::AnalyticModel(m));
+    return stage_cost_with(app.kd, app.space, pins, "blur_x", 0, mh::AnalyticModel(m));
   };
   const auto on_time_cost = blur_x_cost(0), late_cost = blur_x_cost(1e-6), very_late_cost = blur_x_cost(10);
   ASSERT_TRUE(on_time_cost && late_cost && very_late_cost);
@@ -740,13 +740,9 @@ TEST(AnalyticModel, LateWorkersStretchAParallelLoopByTheirJoinDelay) {
   EXPECT_NEAR(late.total_s - on_time.total_s, 1e-6 * lone_share, 1e-15);
   EXPECT_NEAR(very_late.total_s - on_time.total_s, work * lone_share, work * 1e-9);
   // A stage that runs serially waits for no one.
-  auto serial_cost = [&](double join_s) {
-    mh::MachineDescription m = machine();
-    m.parallel_join_s = join_s;
-    return stage_cost_with(app.kd, app.space, {{"location(blur_x)", "ROOT"}, {"parallel(blur_x)", "NO"}}, "blur_x",
-                           0, mh::AnalyticModel(m));
-  };
-  const auto serial_on_time = serial_cost(0), serial_late = serial_cost(1e-3);
+  const std::vector<std::pair<std::string, std::string>> serial = {{"location(blur_x)", "ROOT"},
+                                                                    {"parallel(blur_x)", "NO"}};
+  const auto serial_on_time = blur_x_cost(0, serial), serial_late = blur_x_cost(1e-3, serial);
   ASSERT_TRUE(serial_on_time && serial_late);
   EXPECT_EQ(serial_late->total_s, serial_on_time->total_s);
 }
