@@ -79,9 +79,32 @@ std::optional<Rational> exact_constant(const AffineForm& a) {
   return a.const_min;
 }
 
+// The product of `a` and the constant range `k` as a constant range, when every variable
+// of `a` is bounded.
+std::optional<AffineForm> bounded_product(const AffineForm& a, const AffineForm& k, const VarBounds& bounds) {
+  Rational lo = a.const_min, hi = a.const_max;
+  for (size_t i = 0; i < a.coeffs.size(); ++i) {
+    if (a.coeffs[i].num == 0) continue;
+    if (i >= bounds.size() || !bounds[i]) return std::nullopt;
+    Rational x = a.coeffs[i] * Rational(bounds[i]->first), y = a.coeffs[i] * Rational(bounds[i]->second);
+    if (y < x) std::swap(x, y);
+    lo = lo + x;
+    hi = hi + y;
+  }
+  const Rational corners[] = {lo * k.const_min, lo * k.const_max, hi * k.const_min, hi * k.const_max};
+  AffineForm r = *constant(std::vector<std::string>(a.coeffs.size()), corners[0]);
+  for (const Rational& c : corners) {
+    if (c < r.const_min) r.const_min = c;
+    if (r.const_max < c) r.const_max = c;
+  }
+  return r;
+}
+
 }  // namespace
 
-std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<std::string>& vars) {
+std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<std::string>& vars,
+                                      const VarBounds& bounds) {
+  auto recurse = [&](const Halide::Expr& x) { return affine_form(x, vars, bounds); };
   if (!e.defined() || !(e.type().is_int() || e.type().is_uint())) return std::nullopt;
   if (const auto* i = e.as<HI::IntImm>()) return constant(vars, Rational(i->value));
   if (const auto* u = e.as<HI::UIntImm>()) return constant(vars, Rational(int64_t(u->value)));
@@ -95,27 +118,29 @@ std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<s
     }
     return std::nullopt;
   }
-  if (const auto* c = e.as<HI::Cast>()) return affine_form(c->value, vars);
+  if (const auto* c = e.as<HI::Cast>()) return recurse(c->value);
   if (const auto* op = e.as<HI::Add>()) {
-    auto a = affine_form(op->a, vars), b = affine_form(op->b, vars);
+    auto a = recurse(op->a), b = recurse(op->b);
     if (!a || !b) return std::nullopt;
     return add(*a, *b, +1);
   }
   if (const auto* op = e.as<HI::Sub>()) {
-    auto a = affine_form(op->a, vars), b = affine_form(op->b, vars);
+    auto a = recurse(op->a), b = recurse(op->b);
     if (!a || !b) return std::nullopt;
     return add(*a, *b, -1);
   }
   if (const auto* op = e.as<HI::Mul>()) {
-    auto a = affine_form(op->a, vars), b = affine_form(op->b, vars);
+    auto a = recurse(op->a), b = recurse(op->b);
     if (!a || !b) return std::nullopt;
     if (auto k = exact_constant(*b)) return scale(*a, *k);
     if (auto k = exact_constant(*a)) return scale(*b, *k);
+    if (has_no_vars(*b)) return bounded_product(*a, *b, bounds);
+    if (has_no_vars(*a)) return bounded_product(*b, *a, bounds);
     return std::nullopt;
   }
   if (const auto* op = e.as<HI::Div>()) {
     // Halide's integer division rounds towards -infinity: a/k is in [a/k - (k-1)/k, a/k].
-    auto a = affine_form(op->a, vars), b = affine_form(op->b, vars);
+    auto a = recurse(op->a), b = recurse(op->b);
     if (!a || !b) return std::nullopt;
     auto k = exact_constant(*b);
     if (!k || k->den != 1 || k->num <= 0) return std::nullopt;
@@ -126,8 +151,8 @@ std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<s
   if (const auto* op = e.as<HI::Mod>()) {
     // Bounded but not affine in the variables: a mod k is somewhere in [0, k-1]. Still
     // require `a` to be affine so that data-dependent indices stay non-affine.
-    if (!affine_form(op->a, vars)) return std::nullopt;
-    auto k = affine_form(op->b, vars);
+    if (!recurse(op->a)) return std::nullopt;
+    auto k = recurse(op->b);
     auto kc = k ? exact_constant(*k) : std::nullopt;
     if (!kc || kc->den != 1 || kc->num <= 0) return std::nullopt;
     auto r = constant(vars, Rational(0));
@@ -135,7 +160,7 @@ std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<s
     return r;
   }
   auto clamp_side = [&](const Halide::Expr& a, const Halide::Expr& b) -> std::optional<AffineForm> {
-    auto fa = affine_form(a, vars), fb = affine_form(b, vars);
+    auto fa = recurse(a), fb = recurse(b);
     if (fa && fb && has_no_vars(*fb)) return fa;
     if (fa && fb && has_no_vars(*fa)) return fb;
     return std::nullopt;
@@ -144,7 +169,7 @@ std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<s
     // Hints that do not change the value (boundary conditions wrap their clamps in these).
     if (op->is_intrinsic(HI::Call::likely) || op->is_intrinsic(HI::Call::likely_if_innermost) ||
         op->is_intrinsic(HI::Call::promise_clamped) || op->is_intrinsic(HI::Call::unsafe_promise_clamped))
-      return affine_form(op->args[0], vars);
+      return recurse(op->args[0]);
     return std::nullopt;
   }
   if (const auto* op = e.as<HI::Min>()) return clamp_side(op->a, op->b);

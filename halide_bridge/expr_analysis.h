@@ -40,12 +40,17 @@ struct AffineForm {
   Rational const_min, const_max;
 };
 
+// The values a variable takes when they are fixed (an RDom's), by index in `vars`.
+using VarBounds = std::vector<std::optional<std::pair<int64_t, int64_t>>>;
+
 // Decomposes an integer index expression into an affine form over `vars`. Clamps
 // (min/max with a side free of `vars`) are looked through: they only shrink the access.
-// Returns nullopt for anything non-affine (data-dependent loads, products of variables,
-// float arithmetic...). Free variables other than `vars` make it non-affine too, so
-// substitute parameters first.
-std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<std::string>& vars);
+// A product of bounded variables and a bounded constant (an upsampling tap's r * (2 * (x % 2)
+// - 1) over r in [0, 1]) becomes a constant range. Returns nullopt for anything else
+// non-affine (data-dependent loads, other products of variables, float arithmetic...). Free
+// variables other than `vars` make it non-affine too, so substitute parameters first.
+std::optional<AffineForm> affine_form(const Halide::Expr& e, const std::vector<std::string>& vars,
+                                      const VarBounds& bounds = {});
 
 // How an index is clamped around a likely() hint (a Min or Max), as Halide's boundary
 // conditions clamp their coordinates. Loop partitioning runs the consumer's interior without

@@ -371,18 +371,18 @@ class Describer {
     return r;
   }
 
-  AccessDim footprint_dim(const std::vector<CallSite>& sites, size_t d,
-                          const std::vector<std::string>& loop_vars, const Range& whole) const {
+  AccessDim footprint_dim(const std::vector<CallSite>& sites, size_t d, const std::vector<std::string>& loop_vars,
+                          const VarBounds& bounds, const Range& whole) const {
     AccessDim a;
     a.coeffs.assign(loop_vars.size(), Rational(0));
     bool first = true;
     for (const CallSite& s : sites) {
-      auto form = d < s.args.size() ? affine_form(s.args[d], loop_vars) : std::nullopt;
+      auto form = d < s.args.size() ? affine_form(s.args[d], loop_vars, bounds) : std::nullopt;
       if (!form || (!first && form->coeffs != a.coeffs)) {
         // Not one affine map for all call sites: report the absolute region instead.
         a.affine = false;
         a.lookup = !form || std::any_of(sites.begin(), sites.end(), [&](const CallSite& other) {
-          return d >= other.args.size() || !affine_form(other.args[d], loop_vars);
+          return d >= other.args.size() || !affine_form(other.args[d], loop_vars, bounds);
         });
         a.coeffs.assign(loop_vars.size(), Rational(0));
         a.min_offset = whole.min;
@@ -454,6 +454,9 @@ class Describer {
         scope.push(loop_vars[i], HI::Interval(Halide::Expr(int32_t(l.min)),
                                               Halide::Expr(int32_t(l.min + l.extent - 1))));
       }
+      VarBounds rdom_bounds(st.loops.size());  // an RDom's loops run over fixed values
+      for (size_t i = 0; i < st.loops.size(); ++i)
+        if (st.loops[i].is_rvar) rdom_bounds[i] = {st.loops[i].min, st.loops[i].min + st.loops[i].extent - 1};
       CallCollector cc;
       std::map<std::string, HI::Box> boxes;
       for (const Halide::Expr& e : exprs) {
@@ -475,7 +478,7 @@ class Describer {
         edge.calls = int(sites.size());
         edge.required = to_ranges(boxes.at(callee), edge.producer, stage_name(info.name, s));
         for (size_t d = 0; d < edge.required.size(); ++d)
-          edge.footprint.push_back(footprint_dim(sites, d, loop_vars, edge.required[d]));
+          edge.footprint.push_back(footprint_dim(sites, d, loop_vars, rdom_bounds, edge.required[d]));
         if (callee != f.name()) {
           unite(required_[callee], edge.required);
           if (!edge.producer_is_input) consumers_of_[edge.producer].insert(info.name);

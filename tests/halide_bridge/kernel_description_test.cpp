@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "expr_analysis.h"
 #include "kernel_description.h"
 #include "test_pipelines.h"
 
@@ -181,6 +182,25 @@ TEST(KernelDescription, CallSitesWithDifferentMapsAreIrregularNotDataDependent) 
   EXPECT_TRUE(offsets.irregular());
   EXPECT_FALSE(offsets.data_dependent());
   EXPECT_TRUE(edge(kd, "diff", "out", 1).footprint[2].affine);
+}
+
+// An upsampling tap reads x / 2 + r * (2 * (x % 2) - 1), r one of an RDom's two values: the
+// product of the bounded r and the bounded parity term is a constant range, so the index is
+// x / 2 plus [-3/2, 1], not a lookup (local_laplacian's pyramid, read so, could be computed
+// nowhere but the root).
+TEST(KernelDescription, ProductsOfBoundedTermsAreConstantRanges) {
+  Halide::Var x("x"), r("r");
+  const Halide::Expr tap = x / 2 + r * (2 * (x % 2) - 1);
+  const VarBounds r_in_0_1 = {std::nullopt, std::pair<int64_t, int64_t>{0, 1}};
+  EXPECT_FALSE(affine_form(tap, {"x", "r"}));  // r's values unknown
+  const auto form = affine_form(tap, {"x", "r"}, r_in_0_1);
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->coeffs[0], Rational(1, 2));
+  EXPECT_EQ(form->coeffs[1], Rational(0));
+  EXPECT_EQ(form->const_min, Rational(-3, 2));
+  EXPECT_EQ(form->const_max, Rational(1));
+  // An unbounded variable times a bounded term stays non-affine.
+  EXPECT_FALSE(affine_form(x * (x % 2), {"x", "r"}, r_in_0_1));
 }
 
 // Loop partitioning drops a boundary condition's clamp from the interior only where it can
