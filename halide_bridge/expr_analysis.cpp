@@ -1,7 +1,9 @@
 #include "expr_analysis.h"
 
+#include <algorithm>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace candor::halide_bridge {
 
@@ -91,12 +93,10 @@ std::optional<AffineForm> bounded_product(const AffineForm& a, const AffineForm&
     lo = lo + x;
     hi = hi + y;
   }
-  const Rational corners[] = {lo * k.const_min, lo * k.const_max, hi * k.const_min, hi * k.const_max};
-  AffineForm r = *constant(std::vector<std::string>(a.coeffs.size()), corners[0]);
-  for (const Rational& c : corners) {
-    if (c < r.const_min) r.const_min = c;
-    if (r.const_max < c) r.const_max = c;
-  }
+  AffineForm r;
+  r.coeffs.assign(a.coeffs.size(), Rational(0));
+  std::tie(r.const_min, r.const_max) =
+      std::minmax({lo * k.const_min, lo * k.const_max, hi * k.const_min, hi * k.const_max});
   return r;
 }
 

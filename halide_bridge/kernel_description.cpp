@@ -449,14 +449,13 @@ class Describer {
       if (def.predicate().defined()) add(def.predicate());
 
       HI::Scope<HI::Interval> scope;
+      VarBounds rdom_bounds(st.loops.size());  // an RDom's loops run over fixed values
       for (size_t i = 0; i < st.loops.size(); ++i) {
         const LoopInfo& l = st.loops[i];
         scope.push(loop_vars[i], HI::Interval(Halide::Expr(int32_t(l.min)),
                                               Halide::Expr(int32_t(l.min + l.extent - 1))));
+        if (l.is_rvar) rdom_bounds[i] = {l.min, l.min + l.extent - 1};
       }
-      VarBounds rdom_bounds(st.loops.size());  // an RDom's loops run over fixed values
-      for (size_t i = 0; i < st.loops.size(); ++i)
-        if (st.loops[i].is_rvar) rdom_bounds[i] = {st.loops[i].min, st.loops[i].min + st.loops[i].extent - 1};
       CallCollector cc;
       std::map<std::string, HI::Box> boxes;
       for (const Halide::Expr& e : exprs) {
