@@ -98,7 +98,9 @@ class Generator {
       throw std::invalid_argument("random_pipeline: bad options");
     allowed_ = o_.patterns.empty() ? all_patterns() : o_.patterns;
     info_.seed = seed;
+    // One seed at two sizes is two pipelines: the name carries a size other than the default.
     info_.name = "random_" + std::to_string(seed);
+    if (o_.size != RandomPipelineOptions{}.size) info_.name += "_" + std::to_string(o_.size);
   }
 
   RandomPipelineInfo run(hb::AppInstance* inst) {

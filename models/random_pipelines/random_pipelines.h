@@ -51,7 +51,7 @@ struct RandomPipelineOptions {
 // What a seed generates, without building any Halide object's schedule.
 struct RandomPipelineInfo {
   uint64_t seed = 0;
-  std::string name;  // "random_<seed>"
+  std::string name;  // "random_<seed>", or "random_<seed>_<size>" at a size other than the default
   struct Stage {
     std::string func;  // the Func's name (a key of AppInstance::funcs)
     Pattern pattern;

@@ -40,6 +40,23 @@ class TempDir {
   std::string path_;
 };
 
+// A random pipeline's space for `target` and `n` schedules drawn from it (draw seed 7).
+struct DrawnPipeline {
+  std::string name;
+  std::unique_ptr<HalideCpuSpace> space;
+  std::vector<DrawnSchedule> drawn;
+};
+DrawnPipeline draw_from(const RandomPipelineSpec& spec, const Halide::Target& target,
+                        const models::halide::AnalyticModel& model, int n) {
+  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(spec.seed, spec.size));
+  if (!app) throw std::invalid_argument("no random pipeline " + random_pipeline_spec(spec.seed, spec.size));
+  DrawnPipeline out{app->name, std::make_unique<HalideCpuSpace>(halide_bridge::describe_app(app->build(), target)), {}};
+  DrawOptions options;
+  options.schedules = n;
+  out.drawn = draw_schedules(*out.space, model, 7, options);
+  return out;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -156,6 +173,21 @@ TEST(Pipelines, FoundByAppNameOrRandomSeed) {
   EXPECT_FALSE(find_pipeline("no_such_app").has_value());
 }
 
+TEST(Pipelines, ARandomPipelinesSpecMayNameItsSize) {
+  EXPECT_EQ(random_pipeline_spec(17), "random:17");
+  EXPECT_EQ(random_pipeline_spec(17, 1024), "random:17@1024");
+  std::optional<halide_bridge::App> large = find_pipeline("random:17@1024");
+  ASSERT_TRUE(large.has_value());
+  EXPECT_EQ(large->name, "random_17_1024");  // another pipeline than random_17
+  const halide_bridge::AppInstance instance = large->build();
+  ASSERT_EQ(instance.output_sizes.size(), 1u);
+  EXPECT_EQ(instance.output_sizes[0], (std::vector<int>{1024, 1024}));
+  // The same seed draws the same stages at any size.
+  EXPECT_EQ(large->description, find_pipeline("random:17")->description);
+  for (const char* bad : {"random:17@", "random:17@1000", "random:17@8", "random:17@8192", "random:17@x", "random:@64"})
+    EXPECT_FALSE(find_pipeline(bad).has_value()) << bad;
+}
+
 // Halide 14 lowers this beam pick of random_39 (s8_col_reduce's update split 32 then 16 and
 // vectorized, computed inside s9_normalize's tiles) to a pipeline that writes nothing. Timed
 // after a schedule that wrote the right answer, in the same process, it verified: its fresh
@@ -235,18 +267,15 @@ TEST(Refeaturize, RestoresFeaturesFromDecisionsAndDropsStaleSamples) {
   ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
   const models::halide::MachineDescription machine = models::halide::load_machine(machine_path);
   const models::halide::AnalyticModel model(machine);
-  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(3));
-  ASSERT_TRUE(app.has_value());
-  const HalideCpuSpace space(halide_bridge::describe_app(app->build(), halide_bridge::host_target()));
-  DrawOptions options;
-  options.schedules = 4;
-  const std::vector<DrawnSchedule> drawn = draw_schedules(space, model, 7, options);
+  const DrawnPipeline p = draw_from({3}, halide_bridge::host_target(), model, 4);
+  const HalideCpuSpace& space = *p.space;
+  const std::vector<DrawnSchedule>& drawn = p.drawn;
   ASSERT_EQ(drawn.size(), 4u);
   TempDir dir;
   const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
   std::vector<nlohmann::json> expected;
   for (size_t i = 0; i < drawn.size(); ++i) {
-    nlohmann::json record = describe_sample({"random_3", 3, &space, &model}, drawn[i]);
+    nlohmann::json record = describe_sample({"random_3", RandomPipelineSpec{3}, &space, &model}, drawn[i]);
     record["ok"] = true;
     record["runtime_ms"] = 1.5 + double(i);
     expected.push_back(record);
@@ -284,17 +313,14 @@ TEST(Refeaturize, ReplaysSamplesInTheSpaceOfTheMachinesTarget) {
   ASSERT_NE(target.natural_vector_size(Halide::Float(32)),
             halide_bridge::host_target().natural_vector_size(Halide::Float(32)));
   const models::halide::AnalyticModel model(machine);
-  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(3));
-  ASSERT_TRUE(app.has_value());
-  const HalideCpuSpace space(halide_bridge::describe_app(app->build(), target));
-  DrawOptions options;
-  options.schedules = 4;
-  const std::vector<DrawnSchedule> drawn = draw_schedules(space, model, 7, options);
+  const DrawnPipeline p = draw_from({3}, target, model, 4);
+  const HalideCpuSpace& space = *p.space;
+  const std::vector<DrawnSchedule>& drawn = p.drawn;
   ASSERT_EQ(drawn.size(), 4u);
   TempDir dir;
   const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
   for (const DrawnSchedule& d : drawn) {
-    nlohmann::json record = describe_sample({"random_3", 3, &space, &model}, d);
+    nlohmann::json record = describe_sample({"random_3", RandomPipelineSpec{3}, &space, &model}, d);
     record["ok"] = true;
     record["runtime_ms"] = 1.0;
     append_record(in, record);
@@ -302,6 +328,37 @@ TEST(Refeaturize, ReplaysSamplesInTheSpaceOfTheMachinesTarget) {
   const RefeaturizeStats stats = refeaturize(in, out, machine);
   EXPECT_EQ(stats.written, 4u);
   EXPECT_EQ(stats.stale, 0u);
+}
+
+// A random pipeline at another size is rebuilt at that size: its record names the size, and
+// the rewritten features are that pipeline's, not the default size's.
+TEST(Refeaturize, RebuildsRandomPipelinesAtTheirRecordedSize) {
+  const char* machine_path = std::getenv("CANDOR_MACHINE");
+  ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
+  const models::halide::MachineDescription machine = models::halide::load_machine(machine_path);
+  const models::halide::AnalyticModel model(machine);
+  const RandomPipelineSpec spec{3, 512};
+  const DrawnPipeline p = draw_from(spec, halide_bridge::host_target(), model, 3);
+  ASSERT_EQ(p.drawn.size(), 3u);
+  TempDir dir;
+  const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
+  std::vector<nlohmann::json> expected;
+  for (const DrawnSchedule& d : p.drawn) {
+    nlohmann::json record = describe_sample({p.name, spec, p.space.get(), &model}, d);
+    EXPECT_EQ(record["pipeline"], "random_3_512");
+    EXPECT_EQ(record["seed"], 3);
+    EXPECT_EQ(record["size"], 512);
+    record["ok"] = true;
+    record["runtime_ms"] = 1.0;
+    expected.push_back(record);
+    record["predicted_s"] = 0;
+    for (auto& stage : record["stages"]) stage["features"]["points_computed"] = -1;
+    append_record(in, record);
+  }
+  const RefeaturizeStats stats = refeaturize(in, out, machine);
+  EXPECT_EQ(stats.written, 3u);
+  EXPECT_EQ(stats.stale, 0u);
+  EXPECT_EQ(read_records(out), expected);
 }
 
 }  // namespace

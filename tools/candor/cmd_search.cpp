@@ -86,7 +86,7 @@ class SideBySideSamples {
                     const scheduler::KernelScheduler& scheduler, const models::halide::MachineDescription& machine)
       : path_(std::move(path)), scheduler_(scheduler), model_(machine) {
     context_.pipeline = app.name;
-    if (spec.rfind("random:", 0) == 0) context_.seed = std::stoull(spec.substr(7));
+    context_.random = collect::parse_random_pipeline_spec(spec);
     context_.space = &scheduler.space();
     context_.model = &model_;
     collect::drop_torn_tail(path_);

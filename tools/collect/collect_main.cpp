@@ -40,6 +40,7 @@ using namespace candor;
 struct Options {
   std::string out;
   std::string pipelines = "0:100";
+  std::vector<int> sizes = {collect::RandomPipelineSpec{}.size};
   bool apps = false;
   int schedules_per_pipeline = 8;
   double timeout = 60;
@@ -67,11 +68,11 @@ void use_every_cpu() {
 
 struct Pipeline {
   std::string spec;             // for `candor measure`
-  std::optional<uint64_t> seed; // random pipelines only
+  std::optional<collect::RandomPipelineSpec> random;  // random pipelines only
 };
 
-// "A:B" (seeds A to B-1) or "S1,S2,...".
-std::vector<Pipeline> parse_seeds(const std::string& text) {
+// "A:B" (seeds A to B-1) or "S1,S2,..."; seed s at sizes[s % sizes.size()].
+std::vector<Pipeline> parse_seeds(const std::string& text, const std::vector<int>& sizes) {
   auto number = [&](const std::string& s) {
     if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
       throw std::invalid_argument("--pipelines: '" + text + "' is not A:B or a list of seeds");
@@ -92,7 +93,10 @@ std::vector<Pipeline> parse_seeds(const std::string& text) {
     }
   }
   std::vector<Pipeline> out;
-  for (uint64_t s : seeds) out.push_back({collect::random_pipeline_spec(s), s});
+  for (uint64_t s : seeds) {
+    const collect::RandomPipelineSpec random{s, sizes[s % sizes.size()]};
+    out.push_back({collect::random_pipeline_spec(random.seed, random.size), random});
+  }
   return out;
 }
 
@@ -143,7 +147,7 @@ void collect_pipeline(const Pipeline& p, const Options& o, const models::halide:
   std::vector<collect::DrawnSchedule> drawn =
       collect::draw_schedules(*space, model, mix(o.seed, std::hash<std::string>{}(app->name)), draw);
   progress.expected -= o.schedules_per_pipeline - static_cast<long>(drawn.size());
-  const collect::SampleContext context{app->name, p.seed, space.get(), &model};
+  const collect::SampleContext context{app->name, p.random, space.get(), &model};
   std::vector<nlohmann::json> records;
   std::vector<halide_bridge::Schedule> schedules;
   for (const collect::DrawnSchedule& d : drawn) {
@@ -174,7 +178,7 @@ int run(const Options& o, int rank, int ranks) {
   if (o.apps) {
     for (const halide_bridge::App& app : apps::all_apps()) pipelines.push_back({app.name, std::nullopt});
   } else {
-    pipelines = parse_seeds(o.pipelines);
+    pipelines = parse_seeds(o.pipelines, o.sizes);
   }
   std::error_code ec;
   fs::create_directories(o.out, ec);
@@ -250,6 +254,11 @@ int main(int argc, char** argv) {
   app.add_option("--out", o.out, "the dataset folder (shards, samples.jsonl, cached references)")->required();
   app.add_option("--pipelines", o.pipelines, "random pipeline seeds: A:B (A to B-1) or S1,S2,...")
       ->capture_default_str();
+  app.add_option("--sizes", o.sizes,
+                 "output sizes of the random pipelines (powers of two, 16-4096): seed s gets the (s mod n)-th")
+      ->capture_default_str()->delimiter(',')->check([](const std::string& s) {
+        return collect::parse_random_pipeline_spec("random:0@" + s) ? "" : "not a power of two from 16 to 4096";
+      });
   app.add_flag("--apps", o.apps, "collect on the example apps instead of random pipelines");
   app.add_option("--schedules-per-pipeline", o.schedules_per_pipeline, "schedules drawn per pipeline")
       ->capture_default_str()->check(CLI::PositiveNumber);

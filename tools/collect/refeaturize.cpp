@@ -25,7 +25,8 @@ struct PipelineSpace {
 
 std::optional<PipelineSpace> space_for(const nlohmann::json& record, const Halide::Target& target) {
   std::string spec = record.value("pipeline", "");
-  if (record.contains("seed")) spec = random_pipeline_spec(record["seed"].get<uint64_t>());
+  if (record.contains("seed"))
+    spec = random_pipeline_spec(record["seed"].get<uint64_t>(), record.value("size", RandomPipelineSpec{}.size));
   std::optional<halide_bridge::App> app = find_pipeline(spec);
   if (!app) return std::nullopt;
   PipelineSpace out;
@@ -98,7 +99,6 @@ RefeaturizeStats refeaturize(const std::string& input, const std::string& output
       }
       drawn.decisions = record["decisions"].get<std::vector<std::pair<std::string, std::string>>>();
       SampleContext context{pipeline, std::nullopt, ps.space.get(), &model};
-      if (record.contains("seed")) context.seed = record["seed"].get<uint64_t>();
       nlohmann::json fresh = describe_sample(context, drawn);
       for (const char* field : {"predicted_s", "stages"}) record[field] = std::move(fresh[field]);
       out << record.dump() << '\n';

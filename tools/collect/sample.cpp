@@ -29,7 +29,10 @@ nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule
   }
   nlohmann::json record = {{"key", sample_key(context.pipeline, drawn.schedule)},
                            {"pipeline", context.pipeline}};
-  if (context.seed) record["seed"] = *context.seed;
+  if (context.random) {
+    record["seed"] = context.random->seed;
+    if (context.random->size != RandomPipelineSpec{}.size) record["size"] = context.random->size;
+  }
   record["source"] = drawn.source;
   record["dropout"] = drawn.dropout;
   record["predicted_s"] = prediction.seconds;

@@ -11,18 +11,19 @@
 
 #include "draw.h"
 #include "measure_child.h"
+#include "pipelines.h"
 #include "models/halide/analytic_model.h"
 
 namespace candor::collect {
 
 struct SampleContext {
   std::string pipeline;         // "random_17" or an app's name
-  std::optional<uint64_t> seed; // random pipelines only
+  std::optional<RandomPipelineSpec> random;  // random pipelines only: seed and size
   const HalideCpuSpace* space = nullptr;
   const models::halide::AnalyticModel* model = nullptr;
 };
 
-// The record without the measurement: key, pipeline, seed, source, dropout, predicted_s,
+// The record without the measurement: key, pipeline, seed (and size, when not the default), source, dropout, predicted_s,
 // decisions, schedule, stages.
 nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule& drawn);
 
