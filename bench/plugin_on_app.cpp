@@ -3,7 +3,7 @@
 // knobs read from the environment), then runs the pipeline under the schedule the plugin
 // applied and compares its output with the reference schedule's.
 //
-//   build/bin/plugin_on_app APP|random:SEED [--target T]
+//   build/bin/plugin_on_app APP|random:SEED|layers:SEED [--target T]
 //
 // Exit status 0 when the applied schedule matches the reference; 1 when it does not or the
 // plugin failed (its message is printed); 2 for bad arguments.
@@ -24,13 +24,13 @@ int main(int argc, char** argv) {
     if (a == "--target" && i + 1 < argc) target_name = argv[++i];
     else if (spec.empty() && a.rfind("--", 0) != 0) spec = a;
     else {
-      std::cerr << "usage: plugin_on_app APP|random:SEED [--target T]\n";
+      std::cerr << "usage: plugin_on_app APP|random:SEED|layers:SEED [--target T]\n";
       return 2;
     }
   }
   const auto app = candor::collect::find_pipeline(spec);
   if (!app) {
-    std::cerr << "plugin_on_app: error: unknown app '" << spec << "' (see `candor apps`, or random:SEED)\n";
+    std::cerr << "plugin_on_app: error: unknown app '" << spec << "' (see `candor apps`, or random:SEED, layers:SEED)\n";
     return 2;
   }
   const Halide::Target target = target_name.empty() ? hb::host_target() : Halide::Target(target_name);

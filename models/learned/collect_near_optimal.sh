@@ -5,8 +5,9 @@
 # model-only search keeps its 8 best schedules and autotuning times them side by side;
 # every timed schedule is appended to OUT as a sample of its process's batch
 # (`candor search --autotune 8 --samples OUT`). Resumable: run it again. With SIZE=N the
-# pipelines' outputs are NxN (random:SEED@N) instead of the generator's default.
-#   [SPLIT=heldout] [SIZE=N] collect_near_optimal.sh CANDOR MACHINE OUT FIRST_SEED LAST_SEED
+# pipelines' outputs are NxN (random:SEED@N) instead of the generator's default; with
+# FAMILY=layers they are DNN-layer pipelines (layers:SEED) instead of image ones.
+#   [SPLIT=heldout] [SIZE=N] [FAMILY=layers] collect_near_optimal.sh CANDOR MACHINE OUT FIRST_SEED LAST_SEED
 set -eu
 candor=$1 machine=$2 out=$3 first=$4 last=$5
 wanted() {  # is seed $1 in the split asked for?
@@ -20,7 +21,8 @@ done_count=0
 for seed in $(seq "$first" "$last"); do
   wanted "$seed" || continue
   done_count=$((done_count + 1))
-  spec=random:$seed name=random_$seed
+  family=${FAMILY:-random}
+  spec=$family:$seed name=${family}_$seed
   if [ -n "${SIZE:-}" ]; then spec=$spec@$SIZE name=${name}_$SIZE; fi
   if [ -f "$out" ] && grep -q "\"pipeline\":\"$name\"" "$out"; then continue; fi
   start=$(date +%s)

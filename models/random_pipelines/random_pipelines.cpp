@@ -7,6 +7,7 @@
 #include <Halide.h>
 
 #include "halide_bridge/expr_analysis.h"
+#include "growth.h"
 
 namespace candor::models::random_pipelines {
 
@@ -44,24 +45,6 @@ std::vector<Pattern> all_patterns() {
 }
 
 namespace {
-
-// splitmix64: the same stream on every platform and standard library.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
-  uint64_t next() {
-    uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return n <= 1 ? 0 : int(next() % uint64_t(n)); }
-  bool chance(int percent) { return below(100) < percent; }
-  float unit() { return float(next() >> 40) / float(1ull << 24); }
-
- private:
-  uint64_t s_;
-};
 
 // Stage-count cost of one use of a pattern.
 int stages_of(Pattern p) {
@@ -115,7 +98,7 @@ class Generator {
         break;
       }
       const Pattern p = allowed_[rng_.below(int(allowed_.size()))];
-      const int primary = pick_primary();
+      const int primary = pick_primary(values_, rng_);
       if (!apply(p, primary, remaining)) apply(Pattern::Pointwise, primary, remaining);
     }
     if (values_.back().level > 0 || used_ == 0) upsample_to_0(values_.back());
@@ -124,9 +107,7 @@ class Generator {
     if (inst) {
       inst->outputs = {out.f};
       inst->output_sizes = {{o_.size, o_.size}};
-      inst->apply_expert_schedule = [funcs = inst->funcs](const Halide::Target&) mutable {
-        for (auto& [name, f] : funcs) f.compute_root();
-      };
+      compute_everything_at_root(*inst);
     }
     return info_;
   }
@@ -175,18 +156,6 @@ class Generator {
     c(x, y) = clamped(x, y);
     if (inst) inst->funcs[c.name()] = c;
     values_.push_back(Value{c, t, 0, false});
-  }
-
-  // The operand of the next pattern: usually the newest value, sometimes an older one not
-  // yet consumed (so the graph branches and joins).
-  int pick_primary() {
-    const int newest = int(values_.size()) - 1;
-    if (rng_.chance(65)) return newest;
-    std::vector<int> open;
-    for (int k = 0; k < newest; ++k)
-      if (!values_[k].consumed) open.push_back(k);
-    if (!open.empty() && rng_.chance(60)) return open[rng_.below(int(open.size()))];
-    return rng_.below(newest + 1);
   }
 
   // A second operand at `level`, preferring unconsumed ones; -1 if none but `not_this`.

@@ -40,7 +40,7 @@ class TempDir {
   std::string path_;
 };
 
-// A random pipeline's space for `target` and `n` schedules drawn from it (draw seed 7).
+// A generated pipeline's space for `target` and `n` schedules drawn from it (draw seed 7).
 struct DrawnPipeline {
   std::string name;
   std::unique_ptr<HalideCpuSpace> space;
@@ -48,8 +48,8 @@ struct DrawnPipeline {
 };
 DrawnPipeline draw_from(const RandomPipelineSpec& spec, const Halide::Target& target,
                         const models::halide::AnalyticModel& model, int n) {
-  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(spec.seed, spec.size));
-  if (!app) throw std::invalid_argument("no random pipeline " + random_pipeline_spec(spec.seed, spec.size));
+  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(spec));
+  if (!app) throw std::invalid_argument("no generated pipeline " + random_pipeline_spec(spec));
   DrawnPipeline out{app->name, std::make_unique<HalideCpuSpace>(halide_bridge::describe_app(app->build(), target)), {}};
   DrawOptions options;
   options.schedules = n;
@@ -164,7 +164,7 @@ TEST(MeasureChild, APipelineWhoseSchedulesKeepTimingOutIsGivenUp) {
 
 TEST(Pipelines, FoundByAppNameOrRandomSeed) {
   ASSERT_TRUE(find_pipeline("box_blur").has_value());
-  std::optional<halide_bridge::App> random = find_pipeline(random_pipeline_spec(17));
+  std::optional<halide_bridge::App> random = find_pipeline(random_pipeline_spec({17}));
   ASSERT_TRUE(random.has_value());
   EXPECT_EQ(random->name, "random_17");
   EXPECT_FALSE(find_pipeline("random:").has_value());
@@ -174,8 +174,8 @@ TEST(Pipelines, FoundByAppNameOrRandomSeed) {
 }
 
 TEST(Pipelines, ARandomPipelinesSpecMayNameItsSize) {
-  EXPECT_EQ(random_pipeline_spec(17), "random:17");
-  EXPECT_EQ(random_pipeline_spec(17, 1024), "random:17@1024");
+  EXPECT_EQ(random_pipeline_spec({17}), "random:17");
+  EXPECT_EQ(random_pipeline_spec({17, 1024}), "random:17@1024");
   std::optional<halide_bridge::App> large = find_pipeline("random:17@1024");
   ASSERT_TRUE(large.has_value());
   EXPECT_EQ(large->name, "random_17_1024");  // another pipeline than random_17
@@ -216,7 +216,7 @@ TEST(Draw, SchedulesAreDistinctCompleteAndReproducible) {
   const char* machine_path = std::getenv("CANDOR_MACHINE");
   ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
   const models::halide::AnalyticModel model(models::halide::load_machine(machine_path));
-  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec(1));
+  std::optional<halide_bridge::App> app = find_pipeline(random_pipeline_spec({1}));
   ASSERT_TRUE(app.has_value());
   const HalideCpuSpace space(halide_bridge::describe_app(app->build(), halide_bridge::host_target()));
   DrawOptions options;
@@ -332,33 +332,59 @@ TEST(Refeaturize, ReplaysSamplesInTheSpaceOfTheMachinesTarget) {
 
 // A random pipeline at another size is rebuilt at that size: its record names the size, and
 // the rewritten features are that pipeline's, not the default size's.
-TEST(Refeaturize, RebuildsRandomPipelinesAtTheirRecordedSize) {
+TEST(Pipelines, LayerPipelinesAreNamedByTheirOwnFamily) {
+  EXPECT_EQ(random_pipeline_spec({17, 64, PipelineFamily::Layers}), "layers:17");
+  EXPECT_EQ(random_pipeline_spec({17, 128, PipelineFamily::Layers}), "layers:17@128");
+  const std::optional<RandomPipelineSpec> parsed = parse_random_pipeline_spec("layers:17@32");
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->family, PipelineFamily::Layers);
+  EXPECT_EQ(parsed->seed, 17u);
+  EXPECT_EQ(parsed->size, 32);
+  std::optional<halide_bridge::App> layers = find_pipeline("layers:17");
+  ASSERT_TRUE(layers.has_value());
+  EXPECT_EQ(layers->name, "layers_17");
+  EXPECT_EQ(find_pipeline("layers:17@32")->name, "layers_17_32");
+  EXPECT_NE(layers->description, find_pipeline("random:17")->description);
+  // A layer pipeline's output has channels: three dimensions.
+  EXPECT_EQ(layers->build().output_sizes.at(0).size(), 3u);
+  for (const char* bad : {"layers:", "layers:x", "layers:17@100", "layer:17", "Layers:17"})
+    EXPECT_FALSE(find_pipeline(bad).has_value()) << bad;
+}
+
+TEST(Refeaturize, RebuildsGeneratedPipelinesOfTheirRecordedFamilyAndSize) {
   const char* machine_path = std::getenv("CANDOR_MACHINE");
   ASSERT_NE(machine_path, nullptr) << "the test needs CANDOR_MACHINE (the calibrate_machine fixture)";
   const models::halide::MachineDescription machine = models::halide::load_machine(machine_path);
   const models::halide::AnalyticModel model(machine);
-  const RandomPipelineSpec spec{3, 512};
-  const DrawnPipeline p = draw_from(spec, halide_bridge::host_target(), model, 3);
-  ASSERT_EQ(p.drawn.size(), 3u);
-  TempDir dir;
-  const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
-  std::vector<nlohmann::json> expected;
-  for (const DrawnSchedule& d : p.drawn) {
-    nlohmann::json record = describe_sample({p.name, spec, p.space.get(), &model}, d);
-    EXPECT_EQ(record["pipeline"], "random_3_512");
-    EXPECT_EQ(record["seed"], 3);
-    EXPECT_EQ(record["size"], 512);
-    record["ok"] = true;
-    record["runtime_ms"] = 1.0;
-    expected.push_back(record);
-    record["predicted_s"] = 0;
-    for (auto& stage : record["stages"]) stage["features"]["points_computed"] = -1;
-    append_record(in, record);
+  struct Case {
+    RandomPipelineSpec spec;
+    const char* name;
+  };
+  for (const Case& c : {Case{{3, 512}, "random_3_512"}, Case{{5, 32, PipelineFamily::Layers}, "layers_5_32"}}) {
+    const DrawnPipeline p = draw_from(c.spec, halide_bridge::host_target(), model, 3);
+    ASSERT_EQ(p.drawn.size(), 3u);
+    TempDir dir;
+    const std::string in = dir.path() + "/in.jsonl", out = dir.path() + "/out.jsonl";
+    std::vector<nlohmann::json> expected;
+    for (const DrawnSchedule& d : p.drawn) {
+      nlohmann::json record = describe_sample({p.name, c.spec, p.space.get(), &model}, d);
+      EXPECT_EQ(record["pipeline"], c.name);
+      EXPECT_EQ(record["seed"], c.spec.seed);
+      EXPECT_EQ(record["size"], c.spec.size);
+      if (c.spec.family == PipelineFamily::Layers) EXPECT_EQ(record["family"], "layers");
+      else EXPECT_FALSE(record.contains("family"));
+      record["ok"] = true;
+      record["runtime_ms"] = 1.0;
+      expected.push_back(record);
+      record["predicted_s"] = 0;
+      for (auto& stage : record["stages"]) stage["features"]["points_computed"] = -1;
+      append_record(in, record);
+    }
+    const RefeaturizeStats stats = refeaturize(in, out, machine);
+    EXPECT_EQ(stats.written, 3u) << c.name;
+    EXPECT_EQ(stats.stale, 0u) << c.name;
+    EXPECT_EQ(read_records(out), expected) << c.name;
   }
-  const RefeaturizeStats stats = refeaturize(in, out, machine);
-  EXPECT_EQ(stats.written, 3u);
-  EXPECT_EQ(stats.stale, 0u);
-  EXPECT_EQ(read_records(out), expected);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The random pipeline generator (reproducible, covers its vocabulary, every pipeline
-// describable, a few realized) and the stage featurization (named, finite, optimistic on
+// The random pipeline generators, image and layer (reproducible, cover their vocabularies,
+// every pipeline describable, a few realized) and the stage featurization (named, finite, optimistic on
 // partial views).
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "compile.h"
 #include "kernel_description.h"
+#include "layer_pipelines.h"
 #include "machine.h"
 #include "random_pipelines.h"
 #include "stage_features.h"
@@ -123,6 +125,91 @@ TEST(RandomPipelines, RealizeWithTheReferenceSchedule) {
     }
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0].dim(0).extent(), rp::RandomPipelineOptions().size);
+  }
+}
+
+hb::KernelDescription describe_layers(uint64_t seed) {
+  return hb::describe_app(rp::layer_pipeline(seed).build(), hb::host_target());
+}
+
+TEST(LayerPipelines, SameSeedSameKernelDescription) {
+  for (uint64_t seed : {1u, 7u, 42u}) {
+    EXPECT_EQ(stable_json(describe_layers(seed)), stable_json(describe_layers(seed))) << "seed " << seed;
+    const auto ia = rp::layer_pipeline_info(seed), ib = rp::layer_pipeline_info(seed);
+    ASSERT_EQ(ia.stages.size(), ib.stages.size());
+    for (size_t i = 0; i < ia.stages.size(); ++i) EXPECT_EQ(ia.stages[i].func, ib.stages[i].func);
+  }
+  EXPECT_NE(stable_json(describe_layers(1)), stable_json(describe_layers(2)));
+}
+
+TEST(LayerPipelines, CoverTheVocabularyWithChannelsAndLevels) {
+  std::map<rp::Layer, int> uses;
+  std::set<int> channels, levels, input_channels;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    const auto info = rp::layer_pipeline_info(seed);
+    input_channels.insert(info.input_channels);
+    for (const auto& s : info.stages) {
+      uses[s.layer]++;
+      channels.insert(s.channels);
+      levels.insert(s.level);
+    }
+    ASSERT_EQ(info.output_size.size(), 3u);
+    EXPECT_EQ(info.output_size[0], info.stages.back().channels) << "seed " << seed;
+    EXPECT_EQ(info.output_size[1], rp::LayerPipelineOptions().size >> info.stages.back().level) << "seed " << seed;
+  }
+  std::string report;
+  for (rp::Layer l : rp::all_layers()) {
+    EXPECT_GT(uses[l], 0) << rp::layer_name(l);
+    report += std::string(rp::layer_name(l)) + "=" + std::to_string(uses[l]) + " ";
+  }
+  std::cout << "[ layers over 300 seeds ] " << report << "\n";
+  for (int c : {3, 8, 16, 32}) EXPECT_TRUE(input_channels.count(c)) << c;
+  for (int c : {8, 16, 32, 64}) EXPECT_TRUE(channels.count(c)) << c;
+  for (int l : {0, 1, 2}) EXPECT_TRUE(levels.count(l)) << l;
+}
+
+// Every layer reads its operands as the kernel description says: the output is the last
+// stage, the convolutions' reductions are over channels (an RDom whose extent is the input's
+// channel count) and every weight is an input.
+TEST(LayerPipelines, EveryPipelineIsDescribable) {
+  int channel_reductions = 0;
+  for (uint64_t seed = 100; seed < 130; ++seed) {
+    const auto info = rp::layer_pipeline_info(seed);
+    hb::KernelDescription kd;
+    try {
+      kd = describe_layers(seed);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "seed " << seed << ": " << e.what() << "\n" << rp::layer_pipeline(seed).description;
+      continue;
+    }
+    ASSERT_EQ(kd.outputs.size(), 1u);
+    EXPECT_EQ(kd.outputs.front(), info.stages.back().func);
+    for (const auto& s : info.stages) {
+      const hb::FuncInfo* f = kd.find_func(s.func);
+      if (!f || (s.layer != rp::Layer::Conv3x3 && s.layer != rp::Layer::Pointwise1x1) || f->stages.size() < 2)
+        continue;
+      ++channel_reductions;
+      const auto& loops = f->stages[1].loops;
+      EXPECT_TRUE(std::any_of(loops.begin(), loops.end(), [](const hb::LoopInfo& l) { return l.is_rvar; }))
+          << s.func;
+    }
+  }
+  EXPECT_GT(channel_reductions, 10);
+}
+
+TEST(LayerPipelines, RealizeWithTheReferenceSchedule) {
+  for (uint64_t seed : {3u, 11u, 19u}) {
+    const hb::App app = rp::layer_pipeline(seed);
+    hb::Outputs out;
+    try {
+      out = hb::reference_outputs(app, hb::host_target());
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "seed " << seed << ": " << e.what() << "\n" << app.description;
+      continue;
+    }
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].dimensions(), 3);
+    EXPECT_EQ(out[0].dim(0).extent(), rp::layer_pipeline_info(seed).output_size[0]);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "halide_bridge/directives.h"
 #include "halide_cpu_space.h"
 #include "neighbours.h"
+#include "layer_pipelines.h"
 #include "random_dive.h"
 #include "random_pipelines.h"
 
@@ -113,6 +114,28 @@ TEST(HalideCpuSpace, UpdateWithAnInnermostRDomLoopVectorizesItsInnermostPureLoop
     hb::EvalResult result = run_once(*app, schedule, kd, reference, target);
     nlohmann::json j = schedule;
     EXPECT_TRUE(result.ok) << result.failed_step << ": " << result.error << "\n" << j.dump(1);
+  }
+}
+
+// The DNN-layer pipelines (channel reductions, zero padding, pooling; the learned model's
+// training data) at a small size: random candidates compile and match the reference.
+TEST(HalideCpuSpace, RandomCandidatesOfLayerPipelinesCompileAndMatchTheReference) {
+  const Halide::Target target = hb::host_target();
+  std::mt19937_64 rng(11);
+  candor::models::random_pipelines::LayerPipelineOptions small;
+  small.size = 16;
+  for (uint64_t seed : {2u, 5u, 9u}) {
+    const hb::App app = candor::models::random_pipelines::layer_pipeline(seed, small);
+    hb::KernelDescription kd = hb::describe_app(app.build(), target);
+    HalideCpuSpace space(kd);
+    const hb::Outputs reference = hb::reference_outputs(app, target);
+    for (int dive = 0; dive < 2; ++dive) {
+      std::optional<Candidate> c = random_dive(space, rng);
+      ASSERT_TRUE(c) << app.name << " dive " << dive;
+      const hb::EvalResult r = run_once(app, space.to_schedule(*c), kd, reference, target);
+      EXPECT_TRUE(r.ok) << app.name << " dive " << dive << ": " << r.failed_step << ": " << r.error << "\n"
+                        << app.description;
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // `candor measure APP --schedule FILE`: compiles a schedule (halide_bridge JSON) on a fresh
-// instance of an app (or of a random pipeline, "random:SEED"), verifies it against the
+// instance of an app (or of a generated pipeline, "random:SEED" or "layers:SEED"), verifies it against the
 // reference, and benchmarks it. Autotuning and sample collection run it as a child process,
 // so a candidate that crashes or hangs takes only this process down; with
 // --reference-cache, the reference outputs are computed once per pipeline, not per schedule;
@@ -76,7 +76,7 @@ int run_measure(const MeasureOptions& o) {
   namespace hb = halide_bridge;
   const std::optional<hb::App> app = collect::find_pipeline(o.app);
   if (!app) {
-    std::cerr << "candor measure: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED[@SIZE], SIZE a power of two from 16 to 4096)\n";
+    std::cerr << "candor measure: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED[@SIZE] or layers:SEED[@SIZE], SIZE a power of two from 16 to 4096)\n";
     return 1;
   }
   if (o.schedule_file.empty() && o.schedules_file.empty()) {
@@ -155,7 +155,7 @@ void register_measure_command(CLI::App& app, int& exit_status) {
   auto o = std::make_shared<MeasureOptions>();
   CLI::App* cmd = app.add_subcommand(
       "measure", "Compile, verify and benchmark a schedule (JSON, as `candor search --json` writes) on an app or a random pipeline");
-  cmd->add_option("app", o->app, "the app (see `candor apps`), or random:SEED[@SIZE] for a random pipeline (SIZExSIZE; default 128)")->required();
+  cmd->add_option("app", o->app, "the app (see `candor apps`), or random:SEED[@SIZE] for a random image pipeline (SIZExSIZE; default 128) or layers:SEED[@SIZE] for a random DNN-layer pipeline (default 64)")->required();
   CLI::Option* one = cmd->add_option("--schedule", o->schedule_file, "the schedule, as JSON");
   CLI::Option* many = cmd->add_option("--schedules", o->schedules_file,
                                       "several schedules, one JSON a line, measured in turn in this process "

@@ -129,7 +129,7 @@ int run_search(const SearchOptions& o) {
   }
   const std::optional<hb::App> app = collect::find_pipeline(o.app);
   if (!app) {
-    std::cerr << "candor search: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED[@SIZE], SIZE a power of two from 16 to 4096)\n";
+    std::cerr << "candor search: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED[@SIZE] or layers:SEED[@SIZE], SIZE a power of two from 16 to 4096)\n";
     return 1;
   }
   const Halide::Target target = hb::host_target();
@@ -279,7 +279,7 @@ int run_search(const SearchOptions& o) {
 void register_search_command(CLI::App& app, int& exit_status) {
   auto o = std::make_shared<SearchOptions>();
   CLI::App* cmd = app.add_subcommand("search", "Schedule an example app (see `candor apps`) for this machine");
-  cmd->add_option("app", o->app, "the app (see `candor apps`), or random:SEED[@SIZE] for a random pipeline (SIZExSIZE; default 128)")->required();
+  cmd->add_option("app", o->app, "the app (see `candor apps`), or random:SEED[@SIZE] for a random image pipeline (SIZExSIZE; default 128) or layers:SEED[@SIZE] for a random DNN-layer pipeline (default 64)")->required();
   cmd->add_option("--space", o->space, "decision space: cpu")->capture_default_str();
   cmd->add_option("--search", o->search, "search engine, NAME or NAME:key=value,...\n" + search_help())
       ->capture_default_str();

@@ -40,7 +40,8 @@ using namespace candor;
 struct Options {
   std::string out;
   std::string pipelines = "0:100";
-  std::vector<int> sizes = {collect::RandomPipelineSpec{}.size};
+  std::string family = "random";
+  std::vector<int> sizes;  // empty: the family's default size
   bool apps = false;
   int schedules_per_pipeline = 8;
   double timeout = 60;
@@ -68,11 +69,12 @@ void use_every_cpu() {
 
 struct Pipeline {
   std::string spec;             // for `candor measure`
-  std::optional<collect::RandomPipelineSpec> random;  // random pipelines only
+  std::optional<collect::RandomPipelineSpec> random;  // generated pipelines only
 };
 
-// "A:B" (seeds A to B-1) or "S1,S2,..."; seed s at sizes[s % sizes.size()].
-std::vector<Pipeline> parse_seeds(const std::string& text, const std::vector<int>& sizes) {
+// "A:B" (seeds A to B-1) or "S1,S2,..." of `family`; seed s at sizes[s % sizes.size()].
+std::vector<Pipeline> parse_seeds(const std::string& text, collect::PipelineFamily family, std::vector<int> sizes) {
+  if (sizes.empty()) sizes = {collect::default_size(family)};
   auto number = [&](const std::string& s) {
     if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
       throw std::invalid_argument("--pipelines: '" + text + "' is not A:B or a list of seeds");
@@ -94,8 +96,8 @@ std::vector<Pipeline> parse_seeds(const std::string& text, const std::vector<int
   }
   std::vector<Pipeline> out;
   for (uint64_t s : seeds) {
-    const collect::RandomPipelineSpec random{s, sizes[s % sizes.size()]};
-    out.push_back({collect::random_pipeline_spec(random.seed, random.size), random});
+    const collect::RandomPipelineSpec random{s, sizes[s % sizes.size()], family};
+    out.push_back({collect::random_pipeline_spec(random), random});
   }
   return out;
 }
@@ -178,7 +180,7 @@ int run(const Options& o, int rank, int ranks) {
   if (o.apps) {
     for (const halide_bridge::App& app : apps::all_apps()) pipelines.push_back({app.name, std::nullopt});
   } else {
-    pipelines = parse_seeds(o.pipelines, o.sizes);
+    pipelines = parse_seeds(o.pipelines, *collect::parse_family(o.family), o.sizes);
   }
   std::error_code ec;
   fs::create_directories(o.out, ec);
@@ -252,14 +254,19 @@ int main(int argc, char** argv) {
                "mpirun to collect on several ranks (docs/dataset.md)"};
   Options o;
   app.add_option("--out", o.out, "the dataset folder (shards, samples.jsonl, cached references)")->required();
-  app.add_option("--pipelines", o.pipelines, "random pipeline seeds: A:B (A to B-1) or S1,S2,...")
+  app.add_option("--pipelines", o.pipelines, "generated pipeline seeds: A:B (A to B-1) or S1,S2,...")
       ->capture_default_str();
+  app.add_option("--family", o.family,
+                 "the generator: random (2-D image patterns) or layers (channel-shaped DNN layers)")
+      ->capture_default_str()->check(CLI::IsMember({"random", "layers"}));
   app.add_option("--sizes", o.sizes,
-                 "output sizes of the random pipelines (powers of two, 16-4096): seed s gets the (s mod n)-th")
-      ->capture_default_str()->delimiter(',')->check([](const std::string& s) {
+                 "sizes of the generated pipelines (powers of two, 16-4096; default: the family's, 128 for "
+                 "random, 64 for layers): seed s gets the (s mod n)-th")
+      ->delimiter(',')
+      ->check([](const std::string& s) {
         return collect::parse_random_pipeline_spec("random:0@" + s) ? "" : "not a power of two from 16 to 4096";
       });
-  app.add_flag("--apps", o.apps, "collect on the example apps instead of random pipelines");
+  app.add_flag("--apps", o.apps, "collect on the example apps instead of generated pipelines");
   app.add_option("--schedules-per-pipeline", o.schedules_per_pipeline, "schedules drawn per pipeline")
       ->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--timeout", o.timeout, "seconds per measurement (compile included)")

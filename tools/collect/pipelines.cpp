@@ -1,13 +1,14 @@
 #include "pipelines.h"
 
 #include "apps.h"
+#include "layer_pipelines.h"
 #include "random_pipelines.h"
 
 namespace candor::collect {
 
-namespace {
-constexpr const char* kRandomPrefix = "random:";
+namespace rp = models::random_pipelines;
 
+namespace {
 std::optional<uint64_t> parse_decimal(const std::string& digits) {
   if (digits.empty() || digits.size() > 19 || digits.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;
@@ -15,18 +16,32 @@ std::optional<uint64_t> parse_decimal(const std::string& digits) {
 }
 }  // namespace
 
-std::string random_pipeline_spec(uint64_t seed, int size) {
-  std::string spec = kRandomPrefix + std::to_string(seed);
-  if (size != RandomPipelineSpec{}.size) spec += "@" + std::to_string(size);
-  return spec;
+const char* family_name(PipelineFamily family) { return family == PipelineFamily::Layers ? "layers" : "random"; }
+
+std::optional<PipelineFamily> parse_family(const std::string& name) {
+  for (PipelineFamily f : {PipelineFamily::Image, PipelineFamily::Layers})
+    if (name == family_name(f)) return f;
+  return std::nullopt;
+}
+
+int default_size(PipelineFamily family) {
+  return family == PipelineFamily::Layers ? rp::LayerPipelineOptions{}.size : rp::RandomPipelineOptions{}.size;
+}
+
+std::string random_pipeline_spec(const RandomPipelineSpec& spec) {
+  std::string out = std::string(family_name(spec.family)) + ":" + std::to_string(spec.seed);
+  if (spec.size != default_size(spec.family)) out += "@" + std::to_string(spec.size);
+  return out;
 }
 
 std::optional<RandomPipelineSpec> parse_random_pipeline_spec(const std::string& spec) {
-  const std::string prefix = kRandomPrefix;
-  if (spec.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
-  const std::string rest = spec.substr(prefix.size());
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  const std::optional<PipelineFamily> family = parse_family(spec.substr(0, colon));
+  if (!family) return std::nullopt;
+  const std::string rest = spec.substr(colon + 1);
   const size_t at = rest.find('@');
-  RandomPipelineSpec out;
+  RandomPipelineSpec out{0, default_size(*family), *family};
   const std::optional<uint64_t> seed = parse_decimal(rest.substr(0, at));
   if (!seed) return std::nullopt;
   out.seed = *seed;
@@ -40,12 +55,15 @@ std::optional<RandomPipelineSpec> parse_random_pipeline_spec(const std::string& 
 }
 
 std::optional<halide_bridge::App> find_pipeline(const std::string& spec) {
-  if (spec.compare(0, std::string(kRandomPrefix).size(), kRandomPrefix) == 0) {
-    const std::optional<RandomPipelineSpec> random = parse_random_pipeline_spec(spec);
-    if (!random) return std::nullopt;
-    models::random_pipelines::RandomPipelineOptions options;
-    options.size = random->size;
-    return models::random_pipelines::random_pipeline(random->seed, options);
+  if (const std::optional<RandomPipelineSpec> generated = parse_random_pipeline_spec(spec)) {
+    if (generated->family == PipelineFamily::Layers) {
+      rp::LayerPipelineOptions options;
+      options.size = generated->size;
+      return rp::layer_pipeline(generated->seed, options);
+    }
+    rp::RandomPipelineOptions options;
+    options.size = generated->size;
+    return rp::random_pipeline(generated->seed, options);
   }
   if (const halide_bridge::App* app = apps::find_app(spec)) return *app;
   return std::nullopt;

@@ -25,8 +25,12 @@ struct PipelineSpace {
 
 std::optional<PipelineSpace> space_for(const nlohmann::json& record, const Halide::Target& target) {
   std::string spec = record.value("pipeline", "");
-  if (record.contains("seed"))
-    spec = random_pipeline_spec(record["seed"].get<uint64_t>(), record.value("size", RandomPipelineSpec{}.size));
+  if (record.contains("seed")) {
+    const std::optional<PipelineFamily> family = parse_family(record.value("family", "random"));
+    if (!family) return std::nullopt;
+    spec = random_pipeline_spec(
+        RandomPipelineSpec{record["seed"].get<uint64_t>(), record.value("size", default_size(*family)), *family});
+  }
   std::optional<halide_bridge::App> app = find_pipeline(spec);
   if (!app) return std::nullopt;
   PipelineSpace out;

@@ -30,8 +30,9 @@ nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule
   nlohmann::json record = {{"key", sample_key(context.pipeline, drawn.schedule)},
                            {"pipeline", context.pipeline}};
   if (context.random) {
+    if (context.random->family != PipelineFamily::Image) record["family"] = family_name(context.random->family);
     record["seed"] = context.random->seed;
-    if (context.random->size != RandomPipelineSpec{}.size) record["size"] = context.random->size;
+    if (context.random->size != default_size(context.random->family)) record["size"] = context.random->size;
   }
   record["source"] = drawn.source;
   record["dropout"] = drawn.dropout;

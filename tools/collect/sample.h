@@ -17,13 +17,14 @@
 namespace candor::collect {
 
 struct SampleContext {
-  std::string pipeline;         // "random_17" or an app's name
-  std::optional<RandomPipelineSpec> random;  // random pipelines only: seed and size
+  std::string pipeline;         // "random_17", "layers_17" or an app's name
+  std::optional<RandomPipelineSpec> random;  // generated pipelines only: family, seed and size
   const HalideCpuSpace* space = nullptr;
   const models::halide::AnalyticModel* model = nullptr;
 };
 
-// The record without the measurement: key, pipeline, seed (and size, when not the default), source, dropout, predicted_s,
+// The record without the measurement: key, pipeline, (for generated pipelines) family when not
+// "random", seed, and size when not the family's default, source, dropout, predicted_s,
 // decisions, schedule, stages.
 nlohmann::json describe_sample(const SampleContext& context, const DrawnSchedule& drawn);
 
