@@ -1,10 +1,13 @@
 #!/bin/bash
 # A model change, app by app: each app's fresh 30 s model-only pick against an earlier
 # head-to-head's candor pick (BASE, a results folder's schedules/: the model before the
-# change), timed side by side in two fresh processes. OUT/APP.pair.jsonl holds the two
-# schedules (the new pick first); stdout has the ratios, new / base, one line a process.
+# change), or against a fresh pick of another model (BASE_MODEL, a CANDOR_MODEL value:
+# "analytic" or a weights file), timed side by side in two fresh processes. The new pick
+# uses the model CANDOR_MODEL selects (scheduler/cpu_objective.h). OUT/APP.pair.jsonl holds
+# the two schedules (the new pick first); stdout has the ratios, new / base, one line a process.
 # Usage, from the repository root:
 #   BASE=bench/head_to_head_results/DATE_sNN/schedules bench/model_ab.sh [OUT] [APP...]
+#   CANDOR_MODEL=weights.json BASE_MODEL=analytic bench/model_ab.sh [OUT] [APP...]
 set -euo pipefail
 out=${1:-/tmp/model_ab}
 shift || true
@@ -17,8 +20,15 @@ for app in "${apps[@]}"; do
   build/bin/candor search "$app" --budget time=30s --json 2>/dev/null | tail -1 > "$out/$app.json"
   python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' "$out/$app.json" \
     > "$out/$app.pair.jsonl"
-  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' "$base/$app.candor.json" \
-    >> "$out/$app.pair.jsonl"
+  if [ -n "${BASE_MODEL:-}" ]; then
+    CANDOR_MODEL=$BASE_MODEL build/bin/candor search "$app" --budget time=30s --json 2>/dev/null | tail -1 \
+      > "$out/$app.base.json"
+    python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' \
+      "$out/$app.base.json" >> "$out/$app.pair.jsonl"
+  else
+    python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' "$base/$app.candor.json" \
+      >> "$out/$app.pair.jsonl"
+  fi
   for process in 1 2; do
     build/bin/candor measure "$app" --schedules "$out/$app.pair.jsonl" --interleave --json 2>/dev/null |
       python3 -c '
