@@ -90,9 +90,16 @@ std::vector<std::string> KernelScheduler::pins(const ScheduledCandidate& c) cons
 }
 
 std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandidate& centre) const {
+  // Distinct candidates may emit one schedule (a decision the schedule does not show): measure
+  // each schedule once, and never the centre's again.
   std::vector<ScheduledCandidate> out;
-  for (const Neighbour& n : candor::neighbours(space_, objective_, root_, centre.decisions, space_.decision_order()))
-    out.push_back(scheduled(n.candidate, n.cost));
+  std::vector<halide_bridge::Schedule> seen = {centre.schedule};
+  for (const Neighbour& n : candor::neighbours(space_, objective_, root_, centre.decisions, space_.decision_order())) {
+    ScheduledCandidate c = scheduled(n.candidate, n.cost);
+    if (std::find(seen.begin(), seen.end(), c.schedule) != seen.end()) continue;
+    seen.push_back(c.schedule);
+    out.push_back(std::move(c));
+  }
   return out;
 }
 

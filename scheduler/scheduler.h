@@ -64,7 +64,8 @@ class KernelScheduler {
   // stopped the search (or the dive) before any implementation.
   ScheduleOutcome search(const std::string& engine, const Budget& budget) const;
   // The neighbours of a candidate this scheduler returned (one decision changed, the pins
-  // kept; see candor::neighbours), in the order to measure them.
+  // kept; see candor::neighbours), in the order to measure them, each schedule once and none
+  // the centre's.
   std::vector<ScheduledCandidate> neighbours(const ScheduledCandidate& centre) const;
   // A candidate's decisions as `--pin` arguments, CHOICE=VALUE (HalideCpuSpace::decisions).
   std::vector<std::string> pins(const ScheduledCandidate& c) const;
