@@ -20,9 +20,14 @@ Candidate pinned_root(const HalideCpuSpace& space, const std::vector<std::pair<s
     std::string allowed;
     for (int x : space.values(*root, var)) allowed += (allowed.empty() ? "" : ", ") + space.value_label(var, x);
     const int x = space.value_labelled(*root, var, value);
-    if (x < 0 || !space.fix(*root, var, x))
+    if (x < 0)
       throw std::invalid_argument("pin: " + choice + "=" + value + " is not allowed (with the earlier pins) here; " +
                                   "allowed: " + allowed);
+    // Propagation is not domain-consistent: a value still in the domain can fail once fixed.
+    if (!space.fix(*root, var, x))
+      throw std::invalid_argument("pin: " + choice + "=" + value +
+                                  " leaves no schedule with the earlier pins (propagating it fails, though its domain "
+                                  "still holds " + allowed + ")");
   }
   return *root;
 }

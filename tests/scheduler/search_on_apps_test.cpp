@@ -53,6 +53,10 @@ TEST(SchedulerPins, PinnedDecisionsHoldAndBadPinsAreNamed) {
   EXPECT_NE(error_of({{"tile(nothing.x)", "8"}}).find("no choice 'tile(nothing.x)'"), std::string::npos);
   EXPECT_NE(error_of({{"location(matmul)", "INLINE"}}).find("location(matmul)=INLINE is not allowed"),
             std::string::npos);
+  // In the domain, but unrolling the unvectorized innermost loop bounds its extent.
+  EXPECT_NE(error_of({{"vectorize(matmul)", "NO"}, {"unroll(matmul)", "YES"}, {"subtile(matmul.x)", "64"}})
+                .find("subtile(matmul.x)=64 leaves no schedule with the earlier pins"),
+            std::string::npos);
 }
 
 // bilateral_grid's splat (an update storing at data-dependent addresses) computed per tile of
