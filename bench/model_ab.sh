@@ -16,15 +16,16 @@ export CANDOR_MACHINE=${CANDOR_MACHINE:-data/machine_avx512.json}
 base=${BASE:-bench/head_to_head_results/2026-11-27_s33/schedules}
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=($(build/bin/candor apps | awk '{print $1}'))
+# pick APP MODEL RESULT: a fresh 30 s pick of APP under MODEL (a CANDOR_MODEL value), its
+# search result written to RESULT and its schedule printed as one JSON line.
+pick() {
+  CANDOR_MODEL=$2 build/bin/candor search "$1" --budget time=30s --json 2>/dev/null | tail -1 > "$3"
+  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' "$3"
+}
 for app in "${apps[@]}"; do
-  build/bin/candor search "$app" --budget time=30s --json 2>/dev/null | tail -1 > "$out/$app.json"
-  python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' "$out/$app.json" \
-    > "$out/$app.pair.jsonl"
+  pick "$app" "${CANDOR_MODEL:-}" "$out/$app.json" > "$out/$app.pair.jsonl"
   if [ -n "${BASE_MODEL:-}" ]; then
-    CANDOR_MODEL=$BASE_MODEL build/bin/candor search "$app" --budget time=30s --json 2>/dev/null | tail -1 \
-      > "$out/$app.base.json"
-    python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["schedule_json"]))' \
-      "$out/$app.base.json" >> "$out/$app.pair.jsonl"
+    pick "$app" "$BASE_MODEL" "$out/$app.base.json" >> "$out/$app.pair.jsonl"
   else
     python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' "$base/$app.candor.json" \
       >> "$out/$app.pair.jsonl"

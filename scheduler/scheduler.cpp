@@ -32,6 +32,11 @@ Candidate pinned_root(const HalideCpuSpace& space, const std::vector<std::pair<s
   return *root;
 }
 
+bool has_schedule(const std::vector<ScheduledCandidate>& candidates, const halide_bridge::Schedule& schedule) {
+  return std::any_of(candidates.begin(), candidates.end(),
+                     [&](const ScheduledCandidate& c) { return c.schedule == schedule; });
+}
+
 }  // namespace
 
 KernelScheduler::KernelScheduler(const halide_bridge::KernelDescription& kd,
@@ -81,9 +86,7 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   for (const auto& [cost, candidate] : result.top) {
     if (int(out.candidates.size()) >= std::max(1, requested.keep_top)) break;
     ScheduledCandidate c = scheduled(candidate, cost);
-    const bool seen = std::any_of(out.candidates.begin(), out.candidates.end(),
-                                  [&](const ScheduledCandidate& o) { return o.schedule == c.schedule; });
-    if (!seen) out.candidates.push_back(std::move(c));
+    if (!has_schedule(out.candidates, c.schedule)) out.candidates.push_back(std::move(c));
   }
   return out;
 }
@@ -95,15 +98,12 @@ std::vector<std::string> KernelScheduler::pins(const ScheduledCandidate& c) cons
 }
 
 std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandidate& centre) const {
-  // Distinct candidates may emit one schedule (a decision the schedule does not show): measure
-  // each schedule once, and never the centre's again.
+  // Distinct candidates may emit one schedule (a decision the schedule does not show): offer
+  // each schedule once, and never the centre's.
   std::vector<ScheduledCandidate> out;
-  std::vector<halide_bridge::Schedule> seen = {centre.schedule};
   for (const Neighbour& n : candor::neighbours(space_, objective_, root_, centre.decisions, space_.decision_order())) {
     ScheduledCandidate c = scheduled(n.candidate, n.cost);
-    if (std::find(seen.begin(), seen.end(), c.schedule) != seen.end()) continue;
-    seen.push_back(c.schedule);
-    out.push_back(std::move(c));
+    if (!(c.schedule == centre.schedule) && !has_schedule(out, c.schedule)) out.push_back(std::move(c));
   }
   return out;
 }
