@@ -33,7 +33,8 @@ std::vector<int64_t> tile_sizes_for(int64_t extent, bool pure) {
 }
 
 // The indices (in StageInfo::loops, innermost first) of a stage's pure loops, innermost
-// first: the first is the vector loop, the second the loop unrolled under it.
+// first: the first is the vector loop, the second the loop unrolled under it, the third the
+// loop unrolled with the second in a two-loop register tile.
 std::vector<int> pure_loops(const hb::StageInfo& stage) {
   std::vector<int> out;
   for (int l = 0; l < static_cast<int>(stage.loops.size()); ++l)
@@ -242,6 +243,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
       }
       if (pure.size() <= 1) in.single_loop.push_back({so});
       if (!pure.empty()) in.unrollable.push_back({so});
+      if (pure.size() > 2) in.three_loops.push_back({so});
       in.loops.push_back({});
       for (int l = 0; l < static_cast<int>(loops.size()); ++l) {
         const int lo = static_cast<int>(out.loops.size());
@@ -251,6 +253,7 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
         in.owner_index[{lo}] = f + 1;
         if (!pure.empty() && l == pure[0]) in.innermost.push_back({lo});
         if (pure.size() > 1 && l == pure[1]) in.second.push_back({lo});
+        if (pure.size() > 2 && l == pure[2]) in.third.push_back({lo});
         if (loops[l].is_pure) in.pure.push_back({lo});
         in.tile_sizes[{lo}] = tile_sizes_for(loops[l].extent, loops[l].is_pure);
         in.extent[{lo}] = loops[l].extent;
@@ -285,6 +288,7 @@ HalideCpuSpace::HalideCpuSpace(hb::KernelDescription kernel, std::unique_ptr<Lay
       decision_order_.push_back(parallel_ref(so).var);
       decision_order_.push_back(vectorize_ref(so).var);
       decision_order_.push_back(unroll_ref(so).var);
+      decision_order_.push_back(unroll_third_ref(so).var);
       const auto& loops = stage_loop_objects_[so];
       for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
         decision_order_.push_back(tile_ref(*it).var);
@@ -357,6 +361,7 @@ models::halide::ScheduleView HalideCpuSpace::view(const Candidate& c) const {
       sv.parallel = allowed(*this, c, parallel_ref(so).var);
       sv.vectorize = allowed(*this, c, vectorize_ref(so).var);
       sv.unroll = allowed(*this, c, unroll_ref(so).var);
+      sv.unroll_third = allowed(*this, c, unroll_third_ref(so).var);
       for (int lo : stage_loop_objects_[so]) {
         const hb::LoopInfo& loop = stage.loops[loop_refs_[lo].loop];
         models::halide::LoopView lv;
@@ -404,7 +409,8 @@ bool HalideCpuSpace::hosts_a_func(const Candidate& c, int func) const {
 // split by T into an outer-band loop and a T-wide loop, itself split by S into a middle-band
 // loop and an S-wide inner-band loop (S = T: all of it inner; S = 1: all of it middle).
 // The innermost pure loop's inner part is split again at the vector width when vectorized;
-// the next pure loop's (or, unvectorized, the innermost pure loop's) inner part is unrolled.
+// the next pure loop's (or, unvectorized, the innermost pure loop's) inner part is unrolled,
+// and with unroll_third the third pure loop's inner part too.
 // RDom loops are never split: they run, in their order, between the inner band and the
 // middle band, so the pure loops' inner bands are the innermost loops emitted.
 HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
@@ -418,6 +424,10 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const std::vector<int> pure = pure_loops(stage);
   const int vector_loop = pure.empty() ? -1 : pure[0];
   const int unroll_loop = !vectorized ? vector_loop : pure.size() > 1 ? pure[1] : -1;
+  const int third_loop = unrolled && vectorized && pure.size() > 2 &&
+                                 first_value(c, unroll_third_ref(so).var) == gen::Bool::YES
+                             ? pure[2]
+                             : -1;
   const auto& loops = stage_loop_objects_[so];
   // A stage reading an input buffer directly must not compute beyond the region it is asked
   // for (a split rounded up or shifted past it reads outside the input), nor may an update at
@@ -456,7 +466,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
     emitted[l] = {stage.loops[l].is_pure, stage.loops[l].extent, tile_value(c, lo, false), tile_value(c, lo, true)};
   }
   const std::vector<bool> unsplit = models::halide::unsplit_whole_tiles(
-      emitted, vector_loop, vectorized, unroll_loop, unrolled, info.vector_width, kUnrolledVectors);
+      emitted, vector_loop, vectorized, {unrolled ? unroll_loop : -1, third_loop}, info.vector_width, kUnrolledVectors);
   std::vector<int64_t> outer_trips;  // iterations of each b.outer loop
   for (size_t i = 0; i < loops.size(); ++i) {
     const int l = loop_refs_[loops[i]].loop;
@@ -502,7 +512,7 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
       b.schedule.annotations[inner] = hb::LoopAnnotation::Vectorized;
     }
     b.inner.push_back(inner);
-    if (unrolled && l == unroll_loop) {
+    if ((unrolled && l == unroll_loop) || l == third_loop) {
       b.schedule.annotations[inner] = hb::LoopAnnotation::Unrolled;
     }
   }

@@ -1,6 +1,7 @@
 #include "analytic_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -37,8 +38,11 @@ struct StageChoice {
   int parallel_loop = -1;  // the loop run in parallel (every loop outside it has one iteration)
   std::vector<int64_t> tile, subtile;  // per loop (innermost first); 1: not split
   // Loop indices (innermost first; -1: none): the loop vectorized (the innermost pure
-  // loop), the loop unrolled, and the loop innermost in the emitted order.
-  int vector_loop = -1, unroll_loop = -1, innermost = 0;
+  // loop), the loop unrolled, the third pure loop when unrolled with it (a two-loop register
+  // tile), and the loop innermost in the emitted order.
+  int vector_loop = -1, unroll_loop = -1, third_loop = -1, innermost = 0;
+  // The loops whose inner band is unrolled whole (-1: none).
+  std::array<int, 2> unrolled_loops() const { return {unroll ? unroll_loop : -1, third_loop}; }
 };
 
 // The pure loops of a stage, innermost first: the space vectorizes the first and unrolls
@@ -73,7 +77,7 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
 }
 
 // Vector accumulators of an update held in registers across its RDom loops: the inner band
-// (inside the RDom loops) is one vector of the vector loop times the unrolled loop and nothing
+// (inside the RDom loops) is one vector of the vector loop times the unrolled loops and nothing
 // else, so LLVM keeps the tile in registers, loading and storing it once per reduction.
 // 0 when the inner band is not such a tile.
 double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, const std::vector<double>& ext, int vw,
@@ -90,7 +94,7 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
       // are a loop of vectors inside the reduction.
       if (len > o.vector_loop_unrolled * vw) return 0;
       vectors *= std::ceil(len / vw);
-    } else if (int(i) == c.unroll_loop && c.unroll) {
+    } else if ((int(i) == c.unroll_loop && c.unroll) || int(i) == c.third_loop) {
       vectors *= len;
     } else if (len > 1) {
       return 0;
@@ -329,6 +333,8 @@ class Evaluator {
     if (c.vectorize && sv && c.tile[v] > 1 && c.subtile[v] < sv->vector_width) c.vectorize = false;
     c.unroll_loop = !c.vectorize ? c.vector_loop : pure.size() > 1 ? pure[1] : -1;
     if (c.unroll_loop < 0) c.unroll = false;
+    const bool unroll_third = sv && may(sv->unroll_third, true) && !may(sv->unroll_third, false);
+    if (unroll_third && c.unroll && c.vectorize && pure.size() > 2) c.third_loop = pure[2];
     c.innermost = emitted_innermost(c, st);
     return c;
   }
@@ -878,8 +884,8 @@ class Evaluator {
       const int n = int(std::min({s.loops.size(), e.size(), c.tile.size()}));
       std::vector<EmittedLoop> emitted;
       for (int i = 0; i < n; ++i) emitted.push_back({s.loops[i].is_pure, s.loops[i].extent, c.tile[i], c.subtile[i]});
-      const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, c.vector_loop, c.vectorize, c.unroll_loop, c.unroll,
-                                                            width, o_.vector_loop_unrolled);
+      const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, c.vector_loop, c.vectorize, c.unrolled_loops(), width,
+                                                            o_.vector_loop_unrolled);
       for (int i = n - 1; i >= 0; --i)
         if (s.loops[i].is_pure && !unsplit[i])
           out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i],
@@ -1080,8 +1086,9 @@ class Evaluator {
   // keeps 8 accumulators in registers).
   bool constant_unrolled_stride(int f, const StageChoice& ch, const hb::StageInfo& st,
                                 const std::vector<double>& ext) const {
-    if (!ch.unroll || ch.unroll_loop < 0 || ch.unroll_loop >= int(st.loops.size())) return true;
-    const int unrolled_arg = st.loops[ch.unroll_loop].arg_index;
+    int unrolled_arg = 0;  // the outermost storage dimension an unrolled loop steps along
+    for (int u : ch.unrolled_loops())
+      if (u >= 0 && u < int(st.loops.size())) unrolled_arg = std::max(unrolled_arg, st.loops[u].arg_index);
     if (unrolled_arg <= 0) return true;
     for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i) {
       const hb::LoopInfo& l = st.loops[i];
@@ -1106,7 +1113,7 @@ class Evaluator {
     const int n = int(std::min({hst.loops.size(), hc.tile.size(), hs.extents[0].size()}));
     std::vector<EmittedLoop> emitted;
     for (int k = 0; k < n; ++k) emitted.push_back({hst.loops[k].is_pure, hst.loops[k].extent, hc.tile[k], hc.subtile[k]});
-    const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, hc.vector_loop, hc.vectorize, hc.unroll_loop, hc.unroll,
+    const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, hc.vector_loop, hc.vectorize, hc.unrolled_loops(),
                                                           kd_.funcs[s.host].vector_width, o_.vector_loop_unrolled);
     for (int k = 0; k < n; ++k) {
       if (hst.loops[k].var != var || !hst.loops[k].is_pure) continue;
@@ -1246,8 +1253,9 @@ class Evaluator {
       });
       return fixed;
     };
-    std::set<const hb::Edge*> shared_by_unrolled, shared_by_vectors;
+    std::set<const hb::Edge*> shared_by_unrolled, shared_by_third, shared_by_vectors;
     if (register_tile && ch.unroll && ch.unroll_loop >= 0) shared_by_unrolled = reads_fixed_along(ch.unroll_loop);
+    if (register_tile && ch.third_loop >= 0) shared_by_third = reads_fixed_along(ch.third_loop);
     if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(ch.vector_loop);
     // Root buffers read over all productions together: a production's stencil halo overlaps
     // the next one's, and what the last production read is still cached (unsharp_mask's gray
@@ -1267,6 +1275,7 @@ class Evaluator {
       double calls = e->calls;
       if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
       if (shared_by_unrolled.count(e)) calls /= std::max(1.0, ch.subtile[ch.unroll_loop] * 1.0);
+      if (shared_by_third.count(e)) calls /= std::max(1.0, ch.subtile[ch.third_loop] * 1.0);
       if (shared_by_vectors.count(e)) calls /= tile_vectors_along_vector_loop;
       loads_per_point += calls;
       const auto w = footprint(*e, len);
@@ -1365,9 +1374,9 @@ class Evaluator {
     if (ch.vectorize) inner_iters /= vw;
     if (register_tile) {
       inner_iters /= tile_vectors;  // one iteration of the innermost RDom loop updates the whole tile
-    } else if (ch.unroll && ch.unroll_loop >= 0) {
-      const int u = ch.unroll_loop;
-      inner_iters /= std::max<double>(1, std::min<double>(ext[u], ch.subtile[u]));
+    } else {
+      for (int u : ch.unrolled_loops())
+        if (u >= 0) inner_iters /= std::max<double>(1, std::min<double>(ext[u], ch.subtile[u]));
     }
     c.realizations = k == 0 ? s.realizations : 0;
     c.buffer_bytes = s.buffer_bytes;
@@ -1377,6 +1386,7 @@ class Evaluator {
     c.vector_width = vw;
     c.vector_loop = ch.vector_loop;
     c.unroll_loop = ch.unroll_loop;
+    c.third_loop = ch.third_loop;
     c.innermost_loop = ch.innermost;
     c.innermost_extent = inner_extent;
     c.extents = ext;

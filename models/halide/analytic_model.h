@@ -106,6 +106,7 @@ struct StageCost {
   // loop), the loop unrolled, and the loop innermost in the emitted order, whose part in
   // the emitted nest runs innermost_extent iterations.
   int vector_loop = -1, unroll_loop = -1, innermost_loop = 0;
+  int third_loop = -1;  // the third pure loop, unrolled with the second (-1: not unrolled)
   double innermost_extent = 1;
   std::vector<double> extents;     // per production, per loop (innermost first)
   std::vector<double> inner_tile;  // the inner band's lengths per loop (innermost tile)

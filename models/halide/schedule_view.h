@@ -5,6 +5,7 @@
 // Built by HalideCpuSpace::view(candidate); the models never read candidate words directly.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,6 +50,7 @@ struct StageView {
   Allowed parallel;    // Bool: the outer band's outermost loop with more than one iteration runs in parallel
   Allowed vectorize;   // Bool: the innermost pure loop's inner band is vectorized
   Allowed unroll;      // Bool: the inner band's second loop is unrolled
+  Allowed unroll_third;  // Bool: with it, the inner band's third loop (a two-loop register tile)
   int vector_width = 1;
 };
 
@@ -83,8 +85,10 @@ struct EmittedLoop {
 // constant extent the split gives, and when the stage would be left with no outer loop to
 // compute producers at and to run in parallel. The space's emitter and the cost model both
 // ask this, so that they agree on the loops.
+// `unrolled`: the loops whose inner band is unrolled (-1: none).
 inline std::vector<bool> unsplit_whole_tiles(const std::vector<EmittedLoop>& loops, int vector_loop, bool vectorize,
-                                             int unroll_loop, bool unroll, int vector_width, int unrolled_vectors) {
+                                             const std::array<int, 2>& unrolled, int vector_width,
+                                             int unrolled_vectors) {
   const int n = static_cast<int>(loops.size());
   std::vector<bool> unsplit(n, false);
   bool outer_kept = false;
@@ -94,7 +98,7 @@ inline std::vector<bool> unsplit_whole_tiles(const std::vector<EmittedLoop>& loo
     const bool whole = l.tile > 1 && l.tile >= l.extent;
     const bool inner_band_is_the_tile = l.subtile > 1 && l.subtile >= l.tile;
     const bool needs_constant_extent =
-        inner_band_is_the_tile && ((unroll && i == unroll_loop) ||
+        inner_band_is_the_tile && (i == unrolled[0] || i == unrolled[1] ||
                                    (vectorize && i == vector_loop && l.subtile <= int64_t(unrolled_vectors) * vector_width));
     unsplit[i] = whole && !needs_constant_extent;
     if (!unsplit[i]) outer_kept = true;

@@ -235,6 +235,7 @@ std::vector<StageFeatures> featurize(const hb::KernelDescription& kd, const Sche
       r[F::inner_extent] = im < int(inner.size()) ? inner[im] : 1;
       const int u = c.unroll_loop;
       r[F::unroll_factor] = c.unroll && u >= 0 && u < int(inner.size()) ? std::max(1.0, inner[u]) : 1;
+      if (c.third_loop >= 0 && c.third_loop < int(inner.size())) r[F::unroll_factor] *= std::max(1.0, inner[c.third_loop]);
       r[F::loads_per_iteration] = c.loads_per_point * r[F::unroll_factor];
 
       r[F::footprint_bytes] = c.footprint_bytes;

@@ -489,6 +489,36 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
   EXPECT_GE(two_by_four.compute_s, one_by_eight / 1.5 * (1 - 1e-9));
 }
 
+// A two-loop register tile: conv_relu's conv update over one vector of channels by 4 pixels
+// by 2 rows (computed per subtile of the output that size: constant strides). With the rows unrolled too, its 8 accumulators stay in registers across the
+// reduction and each weight vector is loaded once for the 8 (the input broadcast once per
+// pixel and row); with the rows a loop inside the RDom loops, there is no register tile and
+// every step loads and stores the accumulator.
+TEST(AnalyticModel, ATwoLoopRegisterTileSharesItsLoadsAlongBothUnrolledLoops) {
+  const AppSpace app("conv_relu");
+  const std::string lanes = std::to_string(app.kd.func("conv").vector_width);
+  auto update = [&](const std::string& unroll_third) {
+    const std::string u = "conv.update(0)";
+    return stage_cost_with(app.kd, app.space,
+                           {{"tile(relu.c)", lanes}, {"subtile(relu.c)", lanes}, {"tile(relu.x)", "16"},
+                            {"subtile(relu.x)", "4"}, {"tile(relu.y)", "8"}, {"subtile(relu.y)", "2"},
+                            {"location(conv)", "SUBTILE"}, {"host(conv)", "relu"},
+                            {"vectorize(" + u + ")", "YES"}, {"unroll(" + u + ")", "YES"},
+                            {"unroll_third(" + u + ")", unroll_third}, {"tile(" + u + ".c)", lanes},
+                            {"subtile(" + u + ".c)", lanes}, {"tile(" + u + ".x)", "4"},
+                            {"subtile(" + u + ".x)", "4"}, {"tile(" + u + ".y)", "2"}, {"subtile(" + u + ".y)", "2"}},
+                           "conv", 1);
+  };
+  const auto tile = update("YES"), rows_looped = update("NO");
+  ASSERT_TRUE(tile && rows_looped);
+  // The input (a broadcast per pixel and row), the weights (shared by the 8), the accumulator
+  // (once per reduction of 3 x 3 x input channels).
+  EXPECT_NEAR(tile->loads_per_point, 1.0 + 1.0 / 8, 0.01);
+  EXPECT_NEAR(rows_looped->loads_per_point, 3.0, 1e-9);
+  EXPECT_LT(tile->store_s, rows_looped->store_s / 20);
+  EXPECT_LT(tile->total_s, rows_looped->total_s);
+}
+
 // camera_pipe's tone curve is a table lookup (a data-dependent index). With `curved` inlined
 // into the vectorized output, each output point looks the table up once per distinct point
 // its sharpening reads (5), lane by lane; with `curved` at the root, once.

@@ -2,6 +2,7 @@
 // dives becomes a schedule that compiles and matches the reference output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -252,6 +253,58 @@ TEST(HalideCpuSpace, ShortVectorBandsAreUnrolled) {
     const hb::EvalResult r = run_once(*app, schedule, kd, reference, target);
     EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
   }
+}
+
+// conv_relu's convolution keeps a two-loop register tile: one vector of channels by 4 pixels
+// by 2 rows, both unrolled inside the RDom loops (Adams et al.'s conv tile is 4 x 3; with x
+// alone unrolled the space could not hold more than one row). It compiles and matches.
+TEST(HalideCpuSpace, AnUpdateKeepsATwoLoopRegisterTile) {
+  const hb::App* app = candor::apps::find_app("conv_relu");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  HalideCpuSpace space(kd);
+  const std::string lanes = std::to_string(kd.func("conv").vector_width);
+  std::optional<Candidate> root = space.root();
+  ASSERT_TRUE(root);
+  auto fix = [&](const std::string& var, const std::string& value) { return fix_named(space, *root, var, value); };
+  const std::string u = "conv.update(0)";
+  ASSERT_TRUE(fix("vectorize(" + u + ")", "YES"));
+  ASSERT_TRUE(fix("unroll(" + u + ")", "YES"));
+  ASSERT_TRUE(fix("unroll_third(" + u + ")", "YES"));
+  for (const auto& [loop, size] : {std::pair<std::string, std::string>{"c", lanes}, {"x", "4"}, {"y", "2"}}) {
+    ASSERT_TRUE(fix("tile(" + u + "." + loop + ")", size)) << loop;
+    ASSERT_TRUE(fix("subtile(" + u + "." + loop + ")", size)) << loop;
+  }
+  // The third loop's inner band unrolls only as a short tile.
+  std::optional<Candidate> wide = space.root();
+  ASSERT_TRUE(wide && fix_named(space, *wide, "unroll_third(" + u + ")", "YES"));
+  EXPECT_FALSE(fix_named(space, *wide, "subtile(" + u + ".y)", "8"));
+  // matmul's update has two pure loops: nothing third to unroll.
+  const hb::App* matmul = candor::apps::find_app("matmul");
+  ASSERT_NE(matmul, nullptr);
+  HalideCpuSpace matmul_space(hb::describe_app(matmul->build(), target));
+  std::optional<Candidate> two_loops = matmul_space.root();
+  ASSERT_TRUE(two_loops);
+  EXPECT_FALSE(fix_named(matmul_space, *two_loops, "unroll_third(dot.update(0))", "YES"));
+
+  std::mt19937_64 rng(3);
+  std::optional<Candidate> c = random_dive(space, rng, root);
+  ASSERT_TRUE(c);
+  const hb::Schedule schedule = space.to_schedule(*c);
+  const hb::StageSchedule& update = schedule.funcs.at("conv").stages.at(1);
+  const auto position = [&](const std::string& var) {
+    return std::find(update.order.begin(), update.order.end(), var) - update.order.begin();
+  };
+  for (const std::string var : {"x_i", "y_i"}) {
+    ASSERT_TRUE(update.annotations.count(var)) << var;
+    EXPECT_EQ(update.annotations.at(var), hb::LoopAnnotation::Unrolled) << var;
+    EXPECT_LT(position(var), position("r_x")) << var << " is not inside the RDom loops";
+  }
+  const hb::Outputs reference = hb::reference_outputs(*app, target);
+  const hb::EvalResult r = run_once(*app, schedule, kd, reference, target);
+  nlohmann::json j = schedule;
+  EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error << "\n" << j.dump(1);
 }
 
 // A tile as long as its loop is emitted without the split's outer loop of one iteration,
