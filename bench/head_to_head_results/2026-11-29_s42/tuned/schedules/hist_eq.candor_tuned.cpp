@@ -1,0 +1,37 @@
+{
+    Halide::Func input_im = funcs.at("input_im");
+    Halide::Func input_clamped = funcs.at("input_clamped");
+    Halide::Func cumulative_histogram = funcs.at("cumulative_histogram");
+    Halide::Func equalize_lut = funcs.at("equalize_lut");
+    Halide::Func hist_eq = funcs.at("hist_eq");
+    Halide::Var i("i");
+    Halide::Var i_o("i_o");
+    Halide::Var i_i("i_i");
+    Halide::RVar r_x = cumulative_histogram.rvars(0)[0];
+    Halide::RVar r_y = cumulative_histogram.rvars(0)[1];
+    Halide::Var i_i_o("i_i_o");
+    Halide::Var i_i_i("i_i_i");
+    Halide::Var x("x");
+    Halide::Var x_o("x_o");
+    Halide::Var x_i("x_i");
+    Halide::Var y("y");
+    Halide::Var y_o("y_o");
+    Halide::Var y_i("y_i");
+    input_im.compute_inline();
+    input_clamped.compute_inline();
+    cumulative_histogram.split(i, i_o, i_i, 16, Halide::TailStrategy::Auto);
+    cumulative_histogram.reorder(i_i, i_o);
+    cumulative_histogram.vectorize(i_i);
+    cumulative_histogram.update(0).reorder(r_x, r_y);
+    cumulative_histogram.compute_at(equalize_lut, i_o);
+    equalize_lut.split(i, i_o, i_i, 256, Halide::TailStrategy::Auto);
+    equalize_lut.split(i_i, i_i_o, i_i_i, 64, Halide::TailStrategy::Auto);
+    equalize_lut.reorder(i_i_i, i_i_o, i_o);
+    equalize_lut.vectorize(i_i_i);
+    equalize_lut.compute_root();
+    hist_eq.split(x, x_o, x_i, 8, Halide::TailStrategy::Auto);
+    hist_eq.split(y, y_o, y_i, 32, Halide::TailStrategy::Auto);
+    hist_eq.reorder(x_i, x_o, y_i, y_o);
+    hist_eq.unroll(x_i);
+    hist_eq.parallel(y_o);
+}

@@ -1,0 +1,34 @@
+{
+    Halide::Func input_im = funcs.at("input_im");
+    Halide::Func input_clamped = funcs.at("input_clamped");
+    Halide::Func vert_max_1 = funcs.at("vert_max_1");
+    Halide::Func vert_max_2 = funcs.at("vert_max_2");
+    Halide::Func vert_max_3 = funcs.at("vert_max_3");
+    Halide::Func max_filter = funcs.at("max_filter");
+    Halide::Var x("x");
+    Halide::Var x_o("x_o");
+    Halide::Var x_i("x_i");
+    Halide::Var y("y");
+    Halide::Var y_o("y_o");
+    Halide::Var y_i("y_i");
+    input_im.compute_inline();
+    input_clamped.compute_inline();
+    vert_max_1.compute_inline();
+    vert_max_2.split(x, x_o, x_i, 16, Halide::TailStrategy::Auto);
+    vert_max_2.split(y, y_o, y_i, 8, Halide::TailStrategy::Auto);
+    vert_max_2.reorder(x_i, x_o, y_i, y_o);
+    vert_max_2.vectorize(x_i);
+    vert_max_2.unroll(y_i);
+    vert_max_2.parallel(y_o);
+    vert_max_2.compute_root();
+    vert_max_3.split(x, x_o, x_i, 16, Halide::TailStrategy::Auto);
+    vert_max_3.reorder(x_i, x_o, y);
+    vert_max_3.vectorize(x_i);
+    vert_max_3.compute_at(max_filter, y_i);
+    vert_max_3.store_at(max_filter, y_o);
+    max_filter.split(x, x_o, x_i, 16, Halide::TailStrategy::Auto);
+    max_filter.split(y, y_o, y_i, 8, Halide::TailStrategy::Auto);
+    max_filter.reorder(x_i, x_o, y_i, y_o);
+    max_filter.vectorize(x_i);
+    max_filter.parallel(y_o);
+}
