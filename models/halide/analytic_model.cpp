@@ -85,6 +85,7 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
   bool reduction = false;
   for (const hb::LoopInfo& l : st.loops) reduction |= !l.is_pure;
   if (!reduction || !c.vectorize || c.vector_loop < 0) return 0;
+  const std::array<int, 2> unrolled = c.unrolled_loops();
   double vectors = 1;
   for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
     if (!st.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;  // not in the inner band
@@ -94,7 +95,7 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
       // are a loop of vectors inside the reduction.
       if (len > o.vector_loop_unrolled * vw) return 0;
       vectors *= std::ceil(len / vw);
-    } else if ((int(i) == c.unroll_loop && c.unroll) || int(i) == c.third_loop) {
+    } else if (int(i) == unrolled[0] || int(i) == unrolled[1]) {
       vectors *= len;
     } else if (len > 1) {
       return 0;
@@ -1253,9 +1254,12 @@ class Evaluator {
       });
       return fixed;
     };
-    std::set<const hb::Edge*> shared_by_unrolled, shared_by_third, shared_by_vectors;
-    if (register_tile && ch.unroll && ch.unroll_loop >= 0) shared_by_unrolled = reads_fixed_along(ch.unroll_loop);
-    if (register_tile && ch.third_loop >= 0) shared_by_third = reads_fixed_along(ch.third_loop);
+    // Per unrolled loop of the tile: the reads fixed along it, shared by its steps.
+    std::vector<std::pair<std::set<const hb::Edge*>, double>> shared_by_unrolled;
+    if (register_tile)
+      for (int u : ch.unrolled_loops())
+        if (u >= 0) shared_by_unrolled.push_back({reads_fixed_along(u), std::max(1.0, ch.subtile[u] * 1.0)});
+    std::set<const hb::Edge*> shared_by_vectors;
     if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(ch.vector_loop);
     // Root buffers read over all productions together: a production's stencil halo overlaps
     // the next one's, and what the last production read is still cached (unsharp_mask's gray
@@ -1274,8 +1278,8 @@ class Evaluator {
       const hb::Edge* e = &edge;
       double calls = e->calls;
       if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
-      if (shared_by_unrolled.count(e)) calls /= std::max(1.0, ch.subtile[ch.unroll_loop] * 1.0);
-      if (shared_by_third.count(e)) calls /= std::max(1.0, ch.subtile[ch.third_loop] * 1.0);
+      for (const auto& [shared, steps] : shared_by_unrolled)
+        if (shared.count(e)) calls /= steps;
       if (shared_by_vectors.count(e)) calls /= tile_vectors_along_vector_loop;
       loads_per_point += calls;
       const auto w = footprint(*e, len);

@@ -490,10 +490,11 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
 }
 
 // A two-loop register tile: conv_relu's conv update over one vector of channels by 4 pixels
-// by 2 rows (computed per subtile of the output that size: constant strides). With the rows unrolled too, its 8 accumulators stay in registers across the
-// reduction and each weight vector is loaded once for the 8 (the input broadcast once per
-// pixel and row); with the rows a loop inside the RDom loops, there is no register tile and
-// every step loads and stores the accumulator.
+// by 2 rows (computed per subtile of the output that size: constant strides). With the rows
+// unrolled too, its 8 accumulators stay in registers across the reduction and each weight
+// vector is loaded once for the 8 (the input broadcast once per pixel and row); with the rows
+// a loop inside the RDom loops, there is no register tile and every step loads and stores
+// the accumulator.
 TEST(AnalyticModel, ATwoLoopRegisterTileSharesItsLoadsAlongBothUnrolledLoops) {
   const AppSpace app("conv_relu");
   const std::string lanes = std::to_string(app.kd.func("conv").vector_width);
