@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "traversal.h"
 #include "view_util.h"
@@ -144,11 +146,24 @@ struct FuncState {
   double evals = 0;                          // evaluations of its value (inlined: per call)
 };
 
+// Funcs placed at the root while resolving, completed and priced, shared by the views of one
+// batch. Resolved before its producers, a Func at the root is priced from its own view and
+// the bytes the pipeline streams through alone (its consumers' placements reach it only
+// through those bytes), and the views of a search's batch share most of their undecided
+// Funcs: the memo spares the tile completion most of its work.
+struct RootPlacements {
+  struct Placed {
+    FuncState state;
+    double cost = 0;
+  };
+  std::map<std::vector<int64_t>, Placed> placed;  // by root_placement_key
+};
+
 class Evaluator {
  public:
   Evaluator(const hb::KernelDescription& kd, const ScheduleView& view, const MachineDescription& m,
-            const AnalyticModelOptions& o)
-      : kd_(kd), m_(m), o_(o), fv_(index_view(view)) {
+            const AnalyticModelOptions& o, RootPlacements* memo = nullptr)
+      : kd_(kd), m_(m), o_(o), fv_(index_view(view)), memo_(memo) {
     for (size_t i = 0; i < kd_.funcs.size(); ++i) index_[kd_.funcs[i].name] = int(i);
     state_.resize(kd_.funcs.size());
   }
@@ -173,10 +188,19 @@ class Evaluator {
   const MachineDescription& m_;
   const AnalyticModelOptions& o_;
   std::map<std::string, const FuncView*> fv_;
+  RootPlacements* memo_;
   std::map<std::string, int> index_;
   std::vector<FuncState> state_;
   mutable std::vector<std::vector<char>> read_paths_;  // reaches(), filled on first use
+  // Caches of what depends on where Funcs are placed, cleared when one is placed (forget_placements).
   mutable std::map<int, std::set<std::string>> root_buffers_read_;  // root_buffers_read(), by Func
+  mutable std::map<std::tuple<int, int, std::vector<double>>, std::map<std::string, LineFootprint>>
+      root_boxes_;  // root_boxes(), by stage and loop lengths
+
+  void forget_placements() const {
+    root_buffers_read_.clear();
+    root_boxes_.clear();
+  }
 
   const FuncView* view_of(const std::string& name) const {
     auto it = fv_.find(name);
@@ -397,11 +421,9 @@ class Evaluator {
     return n;
   }
 
-  // Passes of a sliding window of Func p over its whole region: a loop of consumer c between
-  // the storage and the loop the window slides along (the innermost of the outer band for
-  // Tile, of the middle band for Subtile) that does not move p's footprint (a colour channel
-  // over a 2-D producer) restarts the window on each of its iterations.
-  double window_restarts(int p, int c, const StageChoice& cc, const std::vector<double>& ext, bool sub) const {
+  // Loops of consumer c's pure stage along which Func p's footprint there moves (false for all
+  // when c does not read p directly).
+  std::vector<bool> footprint_moves(int p, int c) const {
     const hb::StageInfo& st = kd_.funcs[c].stages[0];
     std::vector<bool> moves(st.loops.size(), false);
     for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, st.index)) {
@@ -410,6 +432,28 @@ class Evaluator {
         for (size_t k = 0; k < a.coeffs.size() && k < moves.size(); ++k)
           if (a.coeffs[k].value() != 0) moves[k] = true;
     }
+    return moves;
+  }
+
+  // Whether c reads Func p where no loop of c moves what it reads (a LUT read at
+  // data-dependent coordinates, its whole region every time): such a window never slides,
+  // Halide computes it again in every iteration (hist_eq's equalize_lut stored per tile of
+  // 32 rows and computed per 16 x 8 pixels, priced as computed once, ran 3x as long).
+  bool window_stays_put(int p, int c) const {
+    bool read = false;
+    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, kd_.funcs[c].stages[0].index))
+      read = read || e->producer == kd_.funcs[p].name;
+    const std::vector<bool> moves = footprint_moves(p, c);
+    return read && std::none_of(moves.begin(), moves.end(), [](bool m) { return m; });
+  }
+
+  // Passes of a sliding window of Func p over its whole region: a loop of consumer c between
+  // the storage and the loop the window slides along (the innermost of the outer band for
+  // Tile, of the middle band for Subtile) that does not move p's footprint (a colour channel
+  // over a 2-D producer) restarts the window on each of its iterations.
+  double window_restarts(int p, int c, const StageChoice& cc, const std::vector<double>& ext, bool sub) const {
+    const hb::StageInfo& st = kd_.funcs[c].stages[0];
+    const std::vector<bool> moves = footprint_moves(p, c);
     double restarts = 1;
     bool slide_loop = true;  // the first (innermost) loop of the band is the one it slides along
     for (size_t k = 0; k < st.loops.size() && k < ext.size(); ++k) {
@@ -474,7 +518,7 @@ class Evaluator {
       // window restarts per production (stencil_chain's stages each stored and computed per
       // tile of the next, priced as sliding, ran 12 ms against 0.65 predicted).
       const double coarser = sub ? cs.productions * tiles(cs.choice[0], cs.extents[0], false) : cs.productions;
-      if (sliding && coarser < s.productions) {
+      if (sliding && coarser < s.productions && !window_stays_put(i, c)) {
         s.realizations = coarser;
         double pts = 0;
         for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
@@ -503,12 +547,59 @@ class Evaluator {
       const StageView* sv = stage_view(fv, f.stages[k].index);
       s.choice.push_back(choose(f.stages[k], sv, s.extents[k], w == Where::Root));
     }
-    if (w == Where::Root && !f.stages.empty()) {
-      // Cores of the pure stage's parallel loop (updates use their own, in stage_cost).
-      const StageChoice& ch = s.choice[0];
-      const double iters = ch.parallel ? parallel_tasks(ch, s.extents[0]) : 1;
-      s.cores = std::min<double>(m_.cores, iters);
-      s.core_efficiency = ch.parallel ? iters / (std::ceil(iters / m_.cores) * m_.cores) * m_.cores / s.cores : 1;
+    set_root_cores(s);
+  }
+
+  // The cores a Func at the root runs on: its pure stage's parallel loop's (updates use their
+  // own, in stage_cost).
+  void set_root_cores(FuncState& s) const {
+    if (s.where != Where::Root || s.choice.empty()) return;
+    const StageChoice& ch = s.choice[0];
+    const double iters = ch.parallel ? parallel_tasks(ch, s.extents[0]) : 1;
+    s.cores = std::min<double>(m_.cores, iters);
+    s.core_efficiency = ch.parallel ? iters / (std::ceil(iters / m_.cores) * m_.cores) * m_.cores / s.cores : 1;
+  }
+
+  // Func i's undecided tile sizes (placed in state_[i]), completed by its stage's own cost:
+  // each undecided loop in turn, outermost first, takes the allowed tile that makes the stage
+  // cheapest with the other loops as chosen so far (choose()'s guesses, then the outer
+  // loops' picks). choose()'s guess alone, the largest tile, priced unsharp_mask's gray inside
+  // full-width row strips at 3x its best tiles (a clamped read gathered in every vector of a
+  // tile touching the edge), and the beam search dropped the strips, which run 0.6x as long.
+  void complete_tiles(int i) {
+    FuncState& s = state_[i];
+    if (s.where == Where::Inline) return;
+    const hb::FuncInfo& f = kd_.funcs[i];
+    const FuncView* fv = view_of(f.name);
+    for (size_t k = 0; k < f.stages.size(); ++k) {
+      const StageView* sv = stage_view(fv, f.stages[k].index);
+      if (!sv) continue;
+      const hb::StageInfo& st = f.stages[k];
+      std::optional<StageView> trial;
+      for (int l = int(st.loops.size()) - 1; l >= 0; --l) {
+        const LoopView* lv = loop_view(sv, st.loops[l].var);
+        if (!lv || lv->tile.values.size() < 2) continue;
+        if (!trial) trial = *sv;
+        AllowedInts& tile = trial->loops[size_t(lv - sv->loops.data())].tile;
+        const std::vector<int64_t> allowed = tile.values;
+        double best = std::numeric_limits<double>::infinity();
+        int64_t best_tile = allowed.back();
+        for (int64_t t : allowed) {
+          tile.values = {t};
+          s.choice[k] = choose(st, &*trial, s.extents[k], s.where == Where::Root);
+          if (k == 0) set_root_cores(s);
+          const double cost = stage_cost(i, st.index).total_s;
+          if (cost < best) {
+            best = cost;
+            best_tile = t;
+          }
+          if (double(t) >= s.extents[k][l]) break;  // a longer tile is the same whole loop
+        }
+        tile.values = {best_tile};
+      }
+      if (!trial) continue;
+      s.choice[k] = choose(f.stages[k], &*trial, s.extents[k], s.where == Where::Root);
+      if (k == 0) set_root_cores(s);
     }
   }
 
@@ -544,15 +635,49 @@ class Evaluator {
       FuncState s;
       place(i, o.where, o.sliding, o.host, s);
       state_[i] = s;
-      root_buffers_read_.clear();
-      const double cost = local_cost(i);
+      forget_placements();
+      RootPlacements::Placed* placed = nullptr;
+      if (memo_ && state_[i].where == Where::Root) {
+        auto [it, added] = memo_->placed.try_emplace(root_placement_key(i, fv));
+        placed = &it->second;
+        if (!added) state_[i] = placed->state;
+      }
+      double cost;
+      if (placed && placed->state.resolved) {
+        cost = placed->cost;
+      } else {
+        complete_tiles(i);
+        cost = local_cost(i);
+        if (placed) *placed = {state_[i], cost};
+      }
       if (cost < best) {
         best = cost;
-        best_state = s;
+        best_state = state_[i];
       }
     }
     state_[i] = best_state;
-    root_buffers_read_.clear();
+    forget_placements();
+  }
+
+  // What Func i placed at the root (in state_[i]) is completed and priced from: its view and
+  // the bytes the pipeline streams through.
+  std::vector<int64_t> root_placement_key(int i, const FuncView* fv) const {
+    const double streamed = pipeline_bytes();
+    int64_t streamed_bits;
+    std::memcpy(&streamed_bits, &streamed, sizeof streamed_bits);
+    std::vector<int64_t> key = {i, streamed_bits};
+    if (!fv) return key;
+    for (const StageView& sv : fv->stages) {
+      key.insert(key.end(), {sv.stage, sv.parallel.bits, sv.vectorize.bits, sv.unroll.bits, sv.unroll_third.bits,
+                             sv.vector_width, int64_t(sv.loops.size())});
+      for (const LoopView& lv : sv.loops) {
+        key.push_back(int64_t(lv.tile.values.size()));
+        key.insert(key.end(), lv.tile.values.begin(), lv.tile.values.end());
+        key.push_back(int64_t(lv.subtile.values.size()));
+        key.insert(key.end(), lv.subtile.values.begin(), lv.subtile.values.end());
+      }
+    }
+    return key;
   }
 
   // The cost of Func i as placed, for choosing among its options: its stages' costs, or,
@@ -1038,7 +1163,13 @@ class Evaluator {
   // The boxes of the root buffers (inputs, Funcs computed at the root) that stage (f, stage)
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
-  std::map<std::string, LineFootprint> root_boxes(int f, int stage, const std::vector<double>& len) const {
+  const std::map<std::string, LineFootprint>& root_boxes(int f, int stage, const std::vector<double>& len) const {
+    auto [it, added] = root_boxes_.try_emplace(std::make_tuple(f, stage, len));
+    if (added) it->second = compute_root_boxes(f, stage, len);
+    return it->second;
+  }
+
+  std::map<std::string, LineFootprint> compute_root_boxes(int f, int stage, const std::vector<double>& len) const {
     std::map<std::string, LineFootprint> out;
     std::map<std::string, std::vector<double>> box;
     auto extents = [](const std::vector<hb::Range>& r) {
@@ -1430,7 +1561,8 @@ double AnalyticModel::predict(const hb::KernelDescription& kd, const ScheduleVie
 void AnalyticModel::predict(const hb::KernelDescription& kd, const std::vector<ScheduleView>& views,
                             std::vector<double>& seconds) const {
   seconds.resize(views.size());
-  for (size_t i = 0; i < views.size(); ++i) seconds[i] = predict(kd, views[i]);
+  RootPlacements memo;
+  for (size_t i = 0; i < views.size(); ++i) seconds[i] = Evaluator(kd, views[i], machine_, options_, &memo).run().seconds;
 }
 
 void predict(const hb::KernelDescription& kd, const std::vector<ScheduleView>& views,

@@ -1,7 +1,8 @@
 // The analytic cost model of the Halide CPU space: predicts the runtime of complete and
 // partial candidates (ScheduleViews) from the kernel description and the measured machine
 // description. Partial candidates are completed optimistically: undecided choices take the
-// value that makes their own stage cheapest (where, parallel, vectorize, tiles).
+// value that makes their own stage cheapest (where, parallel, vectorize, tiles; each Func in
+// turn from the outputs, its tile sizes one loop at a time, outermost first, priced whole).
 //
 // Per stage (one named term each, see StageCost):
 //  * points computed: the stage's region at the root; inside its consumer, the consumer's

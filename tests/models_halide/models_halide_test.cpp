@@ -301,6 +301,7 @@ TEST(LowerBound, MonotoneUnderRefinement) {
       continue;
     }
     std::mt19937_64 rng(1234);
+    std::vector<mh::ScheduleView> refined;
     for (int trial = 0; trial < 20; ++trial) {
       mh::ScheduleView v = mh::testing::open_view(kd);
       double prev = mh::lower_bound_seconds(kd, v, m);
@@ -309,13 +310,38 @@ TEST(LowerBound, MonotoneUnderRefinement) {
         const double b = mh::lower_bound_seconds(kd, v, m);
         ASSERT_GE(b, prev * (1 - 1e-12)) << app.name << " trial " << trial;
         prev = b;
-        const double p = model.predict(kd, v);
-        ASSERT_TRUE(std::isfinite(p) && p > 0) << app.name;
+        refined.push_back(v);
         ++checked;
       }
     }
+    std::vector<double> predicted;
+    model.predict(kd, refined, predicted);
+    for (double p : predicted) ASSERT_TRUE(std::isfinite(p) && p > 0) << app.name;
   }
   EXPECT_GT(checked, 100);
+}
+
+// A batch of views shares the pricing of Funcs placed at the root while resolving (their own
+// view and the bytes the pipeline streams through decide it): each view of a batch is
+// predicted exactly as alone, whatever else the batch holds.
+TEST(AnalyticModel, ABatchPredictsEachViewAsAlone) {
+  const Halide::Target target = hb::host_target();
+  const mh::AnalyticModel model(machine());
+  for (const hb::App& app : candor::apps::all_apps()) {
+    const hb::KernelDescription kd = hb::describe_app(app.build(), target);
+    std::mt19937_64 rng(99);
+    std::vector<mh::ScheduleView> views;
+    for (int trial = 0; trial < 2; ++trial) {
+      mh::ScheduleView v = mh::testing::open_view(kd);
+      views.push_back(v);
+      while (mh::testing::fix_random_choice(v, rng)) views.push_back(v);
+    }
+    std::shuffle(views.begin(), views.end(), rng);
+    std::vector<double> batched;
+    model.predict(kd, views, batched);
+    ASSERT_EQ(batched.size(), views.size());
+    for (size_t i = 0; i < views.size(); ++i) ASSERT_EQ(batched[i], model.predict(kd, views[i])) << app.name << " view " << i;
+  }
 }
 
 // Fixing parallel = NO on every root stage can only raise the bound (one core).
@@ -979,4 +1005,59 @@ TEST(AnalyticModel, AccumulatorsAtAStrideKnownAtRunTimeLeaveTheRegisters) {
   // vector arithmetic (57 against 61 G/s), another one 106 G/s. The recorded Zen 3
   // calibration prices it 2.8x; a fresh one in CI on a busy machine, 1.9x.
   EXPECT_GT(per_row->total_s, 2 * per_subtile->total_s);
+}
+
+// An undecided tile size is completed with the size its stage prices cheapest, not guessed:
+// unsharp_mask's gray, computed per full-width strip of 16 rows of the output with its column
+// tile open, is priced at its cheapest column tile. Guessed as the largest tile, each of its
+// vectors touched the image's edge and gathered its clamped read (3x the cost of the right
+// tile), and beam search dropped the strips before reaching gray, where they run 0.5-0.6x
+// as long as the column tiles it chose.
+TEST(AnalyticModel, AnUndecidedTileTakesTheSizeItsStagePricesCheapest) {
+  const Halide::Target target(recorded_machine().halide_target);
+  const AppSpace app("unsharp_mask", target);
+  const mh::AnalyticModel model(recorded_machine());
+  const std::vector<std::pair<std::string, std::string>> strips = {
+      {"tile(unsharp_mask.x)", "1536"}, {"tile(unsharp_mask.y)", "16"}, {"subtile(unsharp_mask.y)", "8"},
+      {"location(gray)", "TILE"},       {"host(gray)", "unsharp_mask"}, {"vectorize(gray)", "YES"},
+      {"tile(gray.y)", "2"},            {"subtile(gray.y)", "2"}};
+  const auto open = stage_cost_with(app.kd, app.space, strips, "gray", 0, model);
+  ASSERT_TRUE(open);
+  const candor::HalideCpuSpace& space = app.space;
+  std::optional<candor::Candidate> c = space.root();
+  ASSERT_TRUE(c);
+  for (const auto& [var, value] : strips) ASSERT_TRUE(pin(space, *c, var, value)) << var;
+  const int columns = space.var_named("tile(gray.x)");
+  std::vector<double> fixed;
+  for (int x : space.values(*c, columns)) {
+    auto pins = strips;
+    pins.emplace_back("tile(gray.x)", space.value_label(columns, x));
+    if (const auto cost = stage_cost_with(app.kd, app.space, pins, "gray", 0, model)) fixed.push_back(cost->total_s);
+  }
+  ASSERT_GE(fixed.size(), 3u);
+  EXPECT_NEAR(open->total_s, *std::min_element(fixed.begin(), fixed.end()), 1e-12);
+  EXPECT_LT(open->total_s, fixed.back() / 2);  // the largest tile
+}
+
+// A window that no loop of its reader moves (hist_eq reads equalize_lut, a 256-entry LUT, at
+// data-dependent coordinates: all of it every time) never slides: stored per tile of 32 rows
+// and computed per 16 x 8 pixels, the LUT is computed again per 16 x 8 pixels, as without
+// the sliding storage. Priced as computed once per tile, such a schedule was picked and ran
+// 3x as long as the one it displaced.
+TEST(AnalyticModel, AWindowNoLoopMovesNeverSlides) {
+  const Halide::Target target(recorded_machine().halide_target);
+  const AppSpace app("hist_eq", target);
+  const mh::AnalyticModel model(recorded_machine());
+  auto lut = [&](const std::string& sliding) {
+    return stage_cost_with(app.kd, app.space,
+                           {{"tile(hist_eq.y)", "32"}, {"subtile(hist_eq.y)", "16"}, {"tile(hist_eq.x)", "8"},
+                            {"subtile(hist_eq.x)", "8"}, {"location(equalize_lut)", "SUBTILE"},
+                            {"host(equalize_lut)", "hist_eq"}, {"sliding(equalize_lut)", sliding}},
+                           "equalize_lut", 0, model);
+  };
+  const auto slid = lut("YES"), not_slid = lut("NO");
+  ASSERT_TRUE(slid && not_slid);
+  EXPECT_EQ(slid->points_computed, not_slid->points_computed);
+  EXPECT_NEAR(slid->productions, 128.0 / 16 * 128.0 / 8, 1e-9);
+  EXPECT_NEAR(slid->points_computed, slid->productions * 256, 1e-6);
 }
