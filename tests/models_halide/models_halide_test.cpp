@@ -441,7 +441,7 @@ TEST(AnalyticModel, AFuncInsideItsHostCoversEveryReadersRegion) {
   };
   ASSERT_TRUE(fix("host(gray)", "unsharp_mask") && fix("location(gray)", "TILE") && fix("location(blur_y)", "TILE") &&
               fix("location(blur_x)", "INLINE") && fix("location(sharpen)", "INLINE") &&
-              fix("location(ratio)", "INLINE") && fix("tile(unsharp_mask.x)", "1536") &&
+              fix("location(ratio)", "INLINE") && fix("tile(unsharp_mask.c)", "3") && fix("tile(unsharp_mask.x)", "1536") &&
               fix("tile(unsharp_mask.y)", "32") && fix("tile(gray.x)", "1") && fix("tile(gray.y)", "1"));
   const mh::StageCost* gray = nullptr;
   const mh::Prediction p = model.explain(kd, space.view(*c));
@@ -669,7 +669,7 @@ TEST(AnalyticModel, FuncsComputedInAHostsEdgeTilesKeepTheirClamps) {
     return stage_cost_with(kd, space,
                            {{"location(input_clamped)", "INLINE"}, {"location(blur_x)", "TILE"},
                             {"sliding(blur_x)", "NO"}, {"vectorize(blur_x)", "YES"},
-                            {"tile(blur_x.x)", "64"}, {"subtile(blur_x.x)", std::to_string(vw)},
+                            {"tile(blur_x.x)", "64"}, {"subtile(blur_x.x)", std::to_string(vw)}, {"tile(blur_x.y)", std::to_string(rows)},
                             {"tile(blur_y.x)", "64"}, {"tile(blur_y.y)", std::to_string(rows)}},
                            "blur_x", 0, model);
   };
@@ -818,7 +818,10 @@ TEST(AnalyticModel, TheShorterOfComputeAndMemoryIsPartlyHidden) {
   auto blur_x_cost = [&](double share) {
     mh::AnalyticModelOptions options;
     options.unhidden_overlap_share = share;
-    return stage_cost_with(app.kd, app.space, kBlurXAtTheRoot, "blur_x", 0, mh::AnalyticModel(machine(), options));
+    // Tiles pinned: the options must not change what the model completes them with.
+    auto pins = kBlurXAtTheRoot;
+    pins.insert(pins.end(), {{"tile(blur_x.y)", "32"}, {"tile(blur_x.x)", "256"}});
+    return stage_cost_with(app.kd, app.space, pins, "blur_x", 0, mh::AnalyticModel(machine(), options));
   };
   const auto hidden_cost = blur_x_cost(0), partly_cost = blur_x_cost(0.3), serial_cost = blur_x_cost(1);
   ASSERT_TRUE(hidden_cost && partly_cost && serial_cost);
@@ -862,7 +865,7 @@ TEST(AnalyticModel, SmallBuffersOfFuncsComputedPerTileAreOnTheStack) {
 // unsharp_mask in full-width strips of 16 rows, computed per group of `rows` rows, with gray
 // (which reads the input's 3 channels, with a 7-row stencil above it) at that group level.
 std::vector<std::pair<std::string, std::string>> unsharp_row_groups(int rows, const std::string& gray_location) {
-  return {{"tile(unsharp_mask.x)", "1536"}, {"subtile(unsharp_mask.x)", "1536"},
+  return {{"tile(unsharp_mask.c)", "3"},    {"tile(unsharp_mask.x)", "1536"}, {"subtile(unsharp_mask.x)", "1536"},
           {"tile(unsharp_mask.y)", "16"},   {"subtile(unsharp_mask.y)", std::to_string(rows)},
           {"location(gray)", gray_location}, {"sliding(gray)", "NO"}, {"vectorize(gray)", "NO"},
           {"location(blur_y)", "SUBTILE"},  {"location(ratio)", "SUBTILE"},
