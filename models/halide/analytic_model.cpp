@@ -422,12 +422,14 @@ class Evaluator {
   }
 
   // Loops of consumer c's pure stage along which Func p's footprint there moves (false for all
-  // when c does not read p directly).
-  std::vector<bool> footprint_moves(int p, int c) const {
+  // when c does not read p directly; `read`, when given, says whether it does).
+  std::vector<bool> footprint_moves(int p, int c, bool* read = nullptr) const {
     const hb::StageInfo& st = kd_.funcs[c].stages[0];
     std::vector<bool> moves(st.loops.size(), false);
+    if (read) *read = false;
     for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, st.index)) {
       if (e->producer != kd_.funcs[p].name) continue;
+      if (read) *read = true;
       for (const hb::AccessDim& a : e->footprint)
         for (size_t k = 0; k < a.coeffs.size() && k < moves.size(); ++k)
           if (a.coeffs[k].value() != 0) moves[k] = true;
@@ -441,9 +443,7 @@ class Evaluator {
   // 32 rows and computed per 16 x 8 pixels, priced as computed once, ran 3x as long).
   bool window_stays_put(int p, int c) const {
     bool read = false;
-    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, kd_.funcs[c].stages[0].index))
-      read = read || e->producer == kd_.funcs[p].name;
-    const std::vector<bool> moves = footprint_moves(p, c);
+    const std::vector<bool> moves = footprint_moves(p, c, &read);
     return read && std::none_of(moves.begin(), moves.end(), [](bool m) { return m; });
   }
 
@@ -598,7 +598,7 @@ class Evaluator {
         tile.values = {best_tile};
       }
       if (!trial) continue;
-      s.choice[k] = choose(f.stages[k], &*trial, s.extents[k], s.where == Where::Root);
+      s.choice[k] = choose(st, &*trial, s.extents[k], s.where == Where::Root);
       if (k == 0) set_root_cores(s);
     }
   }
@@ -636,19 +636,18 @@ class Evaluator {
       place(i, o.where, o.sliding, o.host, s);
       state_[i] = s;
       forget_placements();
-      RootPlacements::Placed* placed = nullptr;
+      double cost;
       if (memo_ && state_[i].where == Where::Root) {
         auto [it, added] = memo_->placed.try_emplace(root_placement_key(i, fv));
-        placed = &it->second;
-        if (!added) state_[i] = placed->state;
-      }
-      double cost;
-      if (placed && placed->state.resolved) {
-        cost = placed->cost;
+        if (added) {
+          complete_tiles(i);
+          it->second = {state_[i], local_cost(i)};
+        }
+        state_[i] = it->second.state;
+        cost = it->second.cost;
       } else {
         complete_tiles(i);
         cost = local_cost(i);
-        if (placed) *placed = {state_[i], cost};
       }
       if (cost < best) {
         best = cost;
