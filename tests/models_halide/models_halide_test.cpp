@@ -750,9 +750,13 @@ TEST(AnalyticModel, DivisionsByARuntimeValueCostALanePerPoint) {
   EXPECT_GT(inlined - root, points / (machine().variable_division_lanes_per_s * machine().cores));
 }
 
-// box_blur's first stage on its own: at the root, vectorized and parallel.
+// box_blur's first stage on its own: at the root, vectorized and parallel, in 32x256 tiles,
+// reading its clamped input inlined. Everything that shapes its cost is pinned: the tests
+// below vary the machine or the model's options, which, left open, rightly move the tiles and
+// where the clamp is computed.
 const std::vector<std::pair<std::string, std::string>> kBlurXAtTheRoot = {
-    {"location(blur_x)", "ROOT"}, {"vectorize(blur_x)", "YES"}, {"parallel(blur_x)", "YES"}};
+    {"location(blur_x)", "ROOT"}, {"vectorize(blur_x)", "YES"},  {"parallel(blur_x)", "YES"},
+    {"tile(blur_x.y)", "32"},     {"tile(blur_x.x)", "256"},    {"location(input_clamped)", "INLINE"}};
 
 // box_blur divides each 32-bit sum by 3: a constant, which Halide turns into a multiply by a
 // magic number, in 64 bits for 32-bit lanes (4x the time of the sum alone on AVX2). The
@@ -785,12 +789,16 @@ TEST(AnalyticModel, DivisionsByAConstantCostTheirCalibratedOperations) {
 // never more than the work it has: past that, the calling thread has done it all alone.
 TEST(AnalyticModel, LateWorkersStretchAParallelLoopByTheirJoinDelay) {
   const AppSpace app("box_blur");
-  auto blur_x_cost = [&](double join_s, const std::vector<std::pair<std::string, std::string>>& pins = kBlurXAtTheRoot) {
+  auto blur_x_cost = [&](double join_s, const std::string& parallel) {
     mh::MachineDescription m = machine();
     m.parallel_join_s = join_s;
+    auto pins = kBlurXAtTheRoot;
+    for (auto& [var, value] : pins)
+      if (var == "parallel(blur_x)") value = parallel;
     return stage_cost_with(app.kd, app.space, pins, "blur_x", 0, mh::AnalyticModel(m));
   };
-  const auto on_time_cost = blur_x_cost(0), late_cost = blur_x_cost(1e-6), very_late_cost = blur_x_cost(10);
+  const auto on_time_cost = blur_x_cost(0, "YES"), late_cost = blur_x_cost(1e-6, "YES"),
+             very_late_cost = blur_x_cost(10, "YES");
   ASSERT_TRUE(on_time_cost && late_cost && very_late_cost);
   const mh::StageCost &on_time = *on_time_cost, &late = *late_cost, &very_late = *very_late_cost;
   ASSERT_TRUE(on_time.parallel);
@@ -802,9 +810,7 @@ TEST(AnalyticModel, LateWorkersStretchAParallelLoopByTheirJoinDelay) {
   EXPECT_NEAR(late.total_s - on_time.total_s, 1e-6 * lone_share, 1e-15);
   EXPECT_NEAR(very_late.total_s - on_time.total_s, work * lone_share, work * 1e-9);
   // A stage that runs serially waits for no one.
-  const std::vector<std::pair<std::string, std::string>> serial = {{"location(blur_x)", "ROOT"},
-                                                                    {"parallel(blur_x)", "NO"}};
-  const auto serial_on_time = blur_x_cost(0, serial), serial_late = blur_x_cost(1e-3, serial);
+  const auto serial_on_time = blur_x_cost(0, "NO"), serial_late = blur_x_cost(1e-3, "NO");
   ASSERT_TRUE(serial_on_time && serial_late);
   EXPECT_EQ(serial_late->total_s, serial_on_time->total_s);
 }
@@ -818,10 +824,7 @@ TEST(AnalyticModel, TheShorterOfComputeAndMemoryIsPartlyHidden) {
   auto blur_x_cost = [&](double share) {
     mh::AnalyticModelOptions options;
     options.unhidden_overlap_share = share;
-    // Tiles pinned: the options must not change what the model completes them with.
-    auto pins = kBlurXAtTheRoot;
-    pins.insert(pins.end(), {{"tile(blur_x.y)", "32"}, {"tile(blur_x.x)", "256"}});
-    return stage_cost_with(app.kd, app.space, pins, "blur_x", 0, mh::AnalyticModel(machine(), options));
+    return stage_cost_with(app.kd, app.space, kBlurXAtTheRoot, "blur_x", 0, mh::AnalyticModel(machine(), options));
   };
   const auto hidden_cost = blur_x_cost(0), partly_cost = blur_x_cost(0.3), serial_cost = blur_x_cost(1);
   ASSERT_TRUE(hidden_cost && partly_cost && serial_cost);
