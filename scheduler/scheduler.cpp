@@ -58,6 +58,20 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   // unsharp_mask's top four did in a CI run): keep twice as many, offer distinct schedules.
   Budget budget = requested;
   budget.keep_top = 2 * std::max(1, requested.keep_top);
+  // A placement (where each Func is computed and stored) keeps at most an eighth of the top,
+  // so that autotuning meets at least eight of them (measuring_order takes each one's best
+  // first).
+  if (budget.keep_top > 1 && !budget.top_shape) {
+    std::vector<int> placement_vars;
+    for (int v = 0; v < space_.num_vars(); ++v)
+      if (space_.is_placement(v)) placement_vars.push_back(v);
+    budget.top_per_shape = std::max(1, budget.keep_top / 8);
+    budget.top_shape = [this, placement_vars](const Candidate& c) {
+      uint64_t h = 1469598103934665603ull;  // FNV-1a over the placement values
+      for (int v : placement_vars) h = (h ^ static_cast<uint64_t>(space_.first_value(c, v))) * 1099511628211ull;
+      return h;
+    };
+  }
   SearchResult result = search->run(space_, root_, objective_, brancher, budget);
   ScheduleOutcome out;
   const bool nodes_left = budget.max_expanded < 0 || result.stats.expanded < budget.max_expanded;
@@ -109,18 +123,26 @@ std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandi
 }
 
 std::vector<size_t> KernelScheduler::measuring_order(const std::vector<ScheduledCandidate>& candidates) const {
-  std::vector<int> structure_vars;
-  for (int v = 0; v < space_.num_vars(); ++v)
+  std::vector<int> placement_vars, structure_vars;
+  for (int v = 0; v < space_.num_vars(); ++v) {
+    if (space_.is_placement(v)) placement_vars.push_back(v);
     if (!space_.is_tile_size(v)) structure_vars.push_back(v);
-  std::set<std::vector<int>> structures;
-  std::vector<size_t> first_of_structure, rest;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    std::vector<int> structure;
-    for (int v : structure_vars) structure.push_back(space_.first_value(candidates[i].decisions, v));
-    (structures.insert(structure).second ? first_of_structure : rest).push_back(i);
   }
-  first_of_structure.insert(first_of_structure.end(), rest.begin(), rest.end());
-  return first_of_structure;
+  auto values = [&](const Candidate& c, const std::vector<int>& vars) {
+    std::vector<int> out;
+    for (int v : vars) out.push_back(space_.first_value(c, v));
+    return out;
+  };
+  std::set<std::vector<int>> placements, structures;
+  std::vector<size_t> first_of_placement, first_of_structure, rest;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const bool new_placement = placements.insert(values(candidates[i].decisions, placement_vars)).second;
+    const bool new_structure = structures.insert(values(candidates[i].decisions, structure_vars)).second;
+    (new_placement ? first_of_placement : new_structure ? first_of_structure : rest).push_back(i);
+  }
+  first_of_placement.insert(first_of_placement.end(), first_of_structure.begin(), first_of_structure.end());
+  first_of_placement.insert(first_of_placement.end(), rest.begin(), rest.end());
+  return first_of_placement;
 }
 
 ScheduleOutcome schedule_kernel(const halide_bridge::KernelDescription& kd,

@@ -70,12 +70,13 @@ class KernelScheduler {
   // A candidate's decisions as `--pin` arguments, CHOICE=VALUE (HalideCpuSpace::decisions).
   std::vector<std::string> pins(const ScheduledCandidate& c) const;
   // The order in which autotuning measures candidates of this scheduler (given best first):
-  // the first, then the first of each structure not met before it (a structure: every choice
-  // but the tile sizes, i.e. where each Func is computed and stored, which stages run
-  // parallel, vectorized, unrolled), then the rest, each group in the given order. The top of
-  // a search is mostly one structure's tile sizes, which the model ranks close and measure
-  // within a few percent of each other (lens_blur, local_laplacian, bilateral_grid: 0.97-1.02 of
-  // the first in stop 26's journals); another structure is where the model errs most.
+  // the first, then the first of each placement not met before it (where each Func is
+  // computed and stored), then the first of each structure (every choice but the tile sizes:
+  // placements and which stages run parallel, vectorized, unrolled), then the rest, each group
+  // in the given order. The top of a search is mostly one structure's tile sizes, which the
+  // model ranks close and measure within a few percent of each other (lens_blur,
+  // local_laplacian, bilateral_grid: 0.97-1.02 of the first in stop 26's journals); another
+  // structure, above all another placement, is where the model errs most.
   std::vector<size_t> measuring_order(const std::vector<ScheduledCandidate>& candidates) const;
   // The space its candidates live in (to describe them as dataset samples).
   const HalideCpuSpace& space() const { return space_; }

@@ -304,6 +304,12 @@ bool HalideCpuSpace::is_tile_size(int var) const {
   return false;
 }
 
+bool HalideCpuSpace::is_placement(int var) const {
+  for (int f = 0; f < static_cast<int>(kernel_.funcs.size()); ++f)
+    if (location_ref(f).var == var || host_ref(f).var == var || sliding_ref(f).var == var) return true;
+  return false;
+}
+
 std::string HalideCpuSpace::value_label(int var, int value) const {
   const std::string name = var_name(var);
   if (name.rfind("host(", 0) != 0) return value_name(var, value);

@@ -47,6 +47,8 @@ class HalideCpuSpace : public spaces::halide_cpu::GeneratedSpace {
   // Whether `var` is a tile or subtile choice (a size; every other choice shapes the
   // schedule's structure: locations, hosts, sliding, parallel, vectorize, unroll).
   bool is_tile_size(int var) const;
+  // Whether `var` places a Func: its location, host or storage (sliding) choice.
+  bool is_placement(int var) const;
 
  private:
   struct Layout;

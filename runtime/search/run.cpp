@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 namespace candor {
@@ -119,18 +120,46 @@ void Run::remember_top(double cost, const Candidate& complete, size_t keep) {
   const int changes = budget.top_min_int_changes;
   // An alike member at most as costly represents this one already; alike members that cost
   // more give way to it.
-  for (const auto& [member_cost, member] : top_) {
-    if (member_cost <= cost && alike(space, member, complete, changes)) return;
+  std::vector<bool> alike_member(top_.size());
+  for (size_t i = 0; i < top_.size(); ++i) {
+    alike_member[i] = alike(space, top_[i].second, complete, changes);
+    if (alike_member[i] && top_[i].first <= cost) return;
   }
-  top_.erase(std::remove_if(top_.begin(), top_.end(),
-                            [&](const std::pair<double, Candidate>& m) {
-                              return alike(space, m.second, complete, changes);
-                            }),
-             top_.end());
-  auto at = std::upper_bound(top_.begin(), top_.end(), cost,
-                             [](double v, const std::pair<double, Candidate>& e) { return v < e.first; });
-  top_.insert(at, {cost, complete});
-  if (top_.size() > keep) top_.pop_back();
+  // A full shape takes it only in place of its costliest member (the last one).
+  const bool capped = budget.top_per_shape > 0 && budget.top_shape;
+  const uint64_t shape = capped ? budget.top_shape(complete) : 0;
+  std::optional<size_t> displaced;
+  if (capped) {
+    size_t same = 0;
+    for (size_t i = 0; i < top_.size(); ++i) {
+      if (alike_member[i] || top_shapes_[i] != shape) continue;
+      ++same;
+      displaced = i;
+    }
+    if (same < static_cast<size_t>(budget.top_per_shape)) displaced.reset();
+    else if (!(cost < top_[*displaced].first)) return;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < top_.size(); ++i) {
+    if (alike_member[i] || displaced == i) continue;
+    if (kept != i) {  // a self-move would empty the candidate
+      top_[kept] = std::move(top_[i]);
+      if (capped) top_shapes_[kept] = top_shapes_[i];
+    }
+    ++kept;
+  }
+  top_.resize(kept);
+  if (capped) top_shapes_.resize(kept);
+  const size_t at = static_cast<size_t>(
+      std::upper_bound(top_.begin(), top_.end(), cost,
+                       [](double v, const std::pair<double, Candidate>& e) { return v < e.first; }) -
+      top_.begin());
+  top_.insert(top_.begin() + static_cast<std::ptrdiff_t>(at), {cost, complete});
+  if (capped) top_shapes_.insert(top_shapes_.begin() + static_cast<std::ptrdiff_t>(at), shape);
+  if (top_.size() > keep) {
+    top_.pop_back();
+    if (capped) top_shapes_.pop_back();
+  }
 }
 
 SearchResult Run::finish(bool proved) {

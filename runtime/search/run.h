@@ -99,6 +99,7 @@ class Run {
   double best_cost_ = kInf;
   std::optional<Candidate> best_;
   std::vector<std::pair<double, Candidate>> top_;
+  std::vector<uint64_t> top_shapes_;  // Budget::top_shape of each member of top_ (when capped)
   double next_progress_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <set>
 #include <string>
 
@@ -199,6 +200,36 @@ TEST(DiverseTop, TopHoldsPairwiseDifferentImplementationsCheapestFirst) {
         EXPECT_EQ(r.top.size(), 8u);
       }
     }
+  }
+}
+
+// Budget::top_per_shape: an exhaustive search's top keeps, of each shape (here the first
+// enum's value), its cheapest members up to the cap: exactly those the uncapped top lists
+// first for that shape.
+TEST(DiverseTop, AShapeKeepsAtMostItsCheapestMembersUpToTheCap) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    TilingSpace space(3, 6, seed);
+    TilingObjective objective;
+    FirstOpenVarBrancher brancher;
+    Budget uncapped;
+    uncapped.keep_top = 1000;  // every different implementation
+    const SearchResult all = make_search("exhaustive")->run(space, *space.root(), objective, brancher, uncapped);
+    Budget capped = uncapped;
+    capped.keep_top = 8;
+    capped.top_per_shape = 2;
+    capped.top_shape = [&](const Candidate& c) { return static_cast<uint64_t>(space.first_value(c, 0)); };
+    const SearchResult top = make_search("exhaustive")->run(space, *space.root(), objective, brancher, capped);
+    std::map<uint64_t, int> taken;
+    std::vector<std::pair<double, Candidate>> expected;
+    for (const auto& member : all.top)
+      if (taken[capped.top_shape(member.second)]++ < capped.top_per_shape && expected.size() < 8) expected.push_back(member);
+    ASSERT_EQ(taken.size(), 3u) << "every value of the first enum is met";
+    ASSERT_EQ(top.top.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(top.top[i].first, expected[i].first) << i;
+      EXPECT_EQ(top.top[i].second, expected[i].second) << i;
+    }
+    EXPECT_EQ(top.top.front().second, *top.best) << "the cap never hides the best";
   }
 }
 
