@@ -30,12 +30,13 @@ struct Budget {
   // Integer choices two implementations with the same enum values must differ in to count
   // as different (default 3: one loop's tile and subtile changing is a near-duplicate).
   int top_min_int_changes = 3;
-  // At most `top_per_shape` members of top share a shape (0: no cap), a key the caller
-  // computes from an implementation (the Halide scheduler: where each Func is computed and
-  // stored). Near-duplicates that differ in a tile size or an unroll flag otherwise fill top
-  // with one structure, and the cost model errs most between structures: the 64 best of
-  // max_filter's 30 s search all placed its Funcs alike, and one placed otherwise, priced 1%
-  // dearer, ran 1.25x faster.
+  // Past its first `top_per_shape` members (0: no cap), a shape's members only fill room the
+  // other shapes leave in top, and give way first. A shape is a key the caller computes from an
+  // implementation (the Halide scheduler: where each Func is computed and stored).
+  // Near-duplicates that differ in a tile size or an unroll flag otherwise fill top with one
+  // structure, and the cost model errs most between structures: the 64 best of max_filter's
+  // 30 s search all placed its Funcs alike, and one placed otherwise, priced 1% dearer, ran
+  // 1.25x faster.
   int top_per_shape = 0;
   std::function<uint64_t(const Candidate&)> top_shape;
   // Called about twice a second while the search runs (a progress line), when set.

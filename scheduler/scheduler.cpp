@@ -58,9 +58,9 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   // unsharp_mask's top four did in a CI run): keep twice as many, offer distinct schedules.
   Budget budget = requested;
   budget.keep_top = 2 * std::max(1, requested.keep_top);
-  // A placement (where each Func is computed and stored) keeps at most an eighth of the top,
-  // so that autotuning meets at least eight of them (measuring_order takes each one's best
-  // first).
+  // Past an eighth of the top, a placement's (where each Func is computed and stored)
+  // members only fill the room other placements leave, so that autotuning meets up to eight
+  // of them (measuring_order takes each one's best first).
   if (budget.keep_top > 1 && !budget.top_shape) {
     std::vector<int> placement_vars;
     for (int v = 0; v < space_.num_vars(); ++v)

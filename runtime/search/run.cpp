@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -100,7 +101,7 @@ double Run::offer(const Candidate& complete) {
   ++stats.complete;
   double cost = objective.cost(space, complete);
   const size_t keep = static_cast<size_t>(std::max(budget.keep_top, 1));
-  const bool joins_top = keep > 1 && (top_.size() < keep || cost < top_.back().first);
+  const bool joins_top = keep > 1 && may_join_top(cost, complete, keep);
   if (!(cost < best_cost_) && !joins_top) return cost;
   // Propagation may be weaker than the spec: a complete candidate is accepted as the
   // incumbent only after the full check, so an invalid implementation is never returned.
@@ -116,6 +117,14 @@ double Run::offer(const Candidate& complete) {
   return cost;
 }
 
+bool Run::may_join_top(double cost, const Candidate& complete, size_t keep) const {
+  if (top_.size() < keep || cost < top_.back().first) return true;
+  // A costlier newcomer may still take a surplus member's place, unless its own shape is full.
+  if (budget.top_per_shape <= 0 || !budget.top_shape) return false;
+  const uint64_t shape = budget.top_shape(complete);
+  return std::count(top_shapes_.begin(), top_shapes_.end(), shape) < budget.top_per_shape;
+}
+
 void Run::remember_top(double cost, const Candidate& complete, size_t keep) {
   const int changes = budget.top_min_int_changes;
   // An alike member at most as costly represents this one already; alike members that cost
@@ -125,41 +134,43 @@ void Run::remember_top(double cost, const Candidate& complete, size_t keep) {
     alike_member[i] = alike(space, top_[i].second, complete, changes);
     if (alike_member[i] && top_[i].first <= cost) return;
   }
-  // A full shape takes it only in place of its costliest member (the last one).
   const bool capped = budget.top_per_shape > 0 && budget.top_shape;
   const uint64_t shape = capped ? budget.top_shape(complete) : 0;
-  std::optional<size_t> displaced;
-  if (capped) {
-    size_t same = 0;
-    for (size_t i = 0; i < top_.size(); ++i) {
-      if (alike_member[i] || top_shapes_[i] != shape) continue;
-      ++same;
-      displaced = i;
+  // The members that stay, the newcomer among them in cost order (index `at`).
+  std::vector<size_t> stay;  // indices into top_, top_.size() for the newcomer
+  size_t at = top_.size();
+  for (size_t i = 0; i <= top_.size(); ++i) {
+    if (at == top_.size() && (i == top_.size() || cost < top_[i].first)) {
+      at = stay.size();
+      stay.push_back(top_.size());
     }
-    if (same < static_cast<size_t>(budget.top_per_shape)) displaced.reset();
-    else if (!(cost < top_[*displaced].first)) return;
+    if (i < top_.size() && !alike_member[i]) stay.push_back(i);
   }
-  size_t kept = 0;
-  for (size_t i = 0; i < top_.size(); ++i) {
-    if (alike_member[i] || displaced == i) continue;
-    if (kept != i) {  // a self-move would empty the candidate
-      top_[kept] = std::move(top_[i]);
-      if (capped) top_shapes_[kept] = top_shapes_[i];
+  if (stay.size() > keep) {
+    // One gives way: the costliest past its shape's first top_per_shape members (a shape's
+    // surplus only fills room other shapes leave), else the costliest.
+    size_t out = stay.size() - 1;
+    if (capped) {
+      std::map<uint64_t, int> members;
+      std::optional<size_t> surplus;
+      for (size_t k = 0; k < stay.size(); ++k) {
+        const uint64_t sh = stay[k] == top_.size() ? shape : top_shapes_[stay[k]];
+        if (++members[sh] > budget.top_per_shape) surplus = k;
+      }
+      if (surplus) out = *surplus;
     }
-    ++kept;
+    if (out == at) return;
+    stay.erase(stay.begin() + static_cast<std::ptrdiff_t>(out));
   }
-  top_.resize(kept);
-  if (capped) top_shapes_.resize(kept);
-  const size_t at = static_cast<size_t>(
-      std::upper_bound(top_.begin(), top_.end(), cost,
-                       [](double v, const std::pair<double, Candidate>& e) { return v < e.first; }) -
-      top_.begin());
-  top_.insert(top_.begin() + static_cast<std::ptrdiff_t>(at), {cost, complete});
-  if (capped) top_shapes_.insert(top_shapes_.begin() + static_cast<std::ptrdiff_t>(at), shape);
-  if (top_.size() > keep) {
-    top_.pop_back();
-    if (capped) top_shapes_.pop_back();
+  std::vector<std::pair<double, Candidate>> top;
+  std::vector<uint64_t> shapes;
+  for (size_t i : stay) {
+    const bool newcomer = i == top_.size();
+    top.push_back(newcomer ? std::make_pair(cost, complete) : std::move(top_[i]));
+    if (capped) shapes.push_back(newcomer ? shape : top_shapes_[i]);
   }
+  top_ = std::move(top);
+  top_shapes_ = std::move(shapes);
 }
 
 SearchResult Run::finish(bool proved) {

@@ -94,6 +94,8 @@ class Run {
  private:
   std::chrono::steady_clock::time_point start_;
   bool budget_hit_ = false;
+  // Whether a complete candidate of this cost could enter the top (before its full check).
+  bool may_join_top(double cost, const Candidate& complete, size_t keep) const;
   void remember_top(double cost, const Candidate& complete, size_t keep);
 
   double best_cost_ = kInf;

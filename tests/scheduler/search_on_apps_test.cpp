@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <map>
 #include <set>
 
 #include "apps.h"
@@ -145,8 +144,8 @@ TEST(SchedulerNeighbours, KeepThePinsAndMatchTheReference) {
 // Autotuning measures the model's pick first, then one schedule of each placement (where
 // Funcs are computed and stored), then one of each structure (placements and parallel,
 // vectorize, unroll), then the rest: every candidate is measured once, each group in the
-// model's order. The search's top gives no placement more than an eighth of its members
-// (Budget::top_per_shape), so several placements come.
+// model's order. Past an eighth of the search's top, a placement's members only fill the
+// room others leave (Budget::top_per_shape), so several placements come.
 TEST(SchedulerMeasuringOrder, OneOfEachPlacementThenOfEachStructureBeforeTheRest) {
   const hb::App* app = candor::apps::find_app("unsharp_mask");
   ASSERT_NE(app, nullptr);
@@ -172,10 +171,9 @@ TEST(SchedulerMeasuringOrder, OneOfEachPlacementThenOfEachStructureBeforeTheRest
     }
     return s;
   };
-  std::map<std::string, int> members_of_placement;
-  for (const auto& c : outcome.candidates) ++members_of_placement[key(c, true)];
-  EXPECT_GE(members_of_placement.size(), 4u);
-  for (const auto& [placement, members] : members_of_placement) EXPECT_LE(members, 2 * budget.keep_top / 8) << placement;
+  std::set<std::string> placements_met;
+  for (const auto& c : outcome.candidates) placements_met.insert(key(c, true));
+  EXPECT_GE(placements_met.size(), 4u);
 
   std::set<std::string> placements, structures;
   int group = 0;  // 0: new placements, 1: new structures, 2: the rest
