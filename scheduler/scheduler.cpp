@@ -44,6 +44,17 @@ KernelScheduler::KernelScheduler(const halide_bridge::KernelDescription& kd,
                                  const std::vector<std::pair<std::string, std::string>>& pins, int model_threads)
     : space_(kd), objective_(machine), root_(pinned_root(space_, pins)) {
   objective_.set_threads(model_threads);
+  for (int v = 0; v < space_.num_vars(); ++v) {
+    if (space_.is_placement(v)) placement_vars_.push_back(v);
+    if (!space_.is_tile_size(v)) structure_vars_.push_back(v);
+  }
+}
+
+std::vector<int> KernelScheduler::values_of(const Candidate& c, const std::vector<int>& vars) const {
+  std::vector<int> out;
+  out.reserve(vars.size());
+  for (int v : vars) out.push_back(space_.first_value(c, v));
+  return out;
 }
 
 ScheduledCandidate KernelScheduler::scheduled(const Candidate& c, double predicted_seconds) const {
@@ -62,13 +73,10 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   // members only fill the room other placements leave, so that autotuning meets up to eight
   // of them (measuring_order takes each one's best first).
   if (budget.keep_top > 1 && !budget.top_shape) {
-    std::vector<int> placement_vars;
-    for (int v = 0; v < space_.num_vars(); ++v)
-      if (space_.is_placement(v)) placement_vars.push_back(v);
     budget.top_per_shape = std::max(1, budget.keep_top / 8);
-    budget.top_shape = [this, placement_vars](const Candidate& c) {
+    budget.top_shape = [this](const Candidate& c) {
       uint64_t h = 1469598103934665603ull;  // FNV-1a over the placement values
-      for (int v : placement_vars) h = (h ^ static_cast<uint64_t>(space_.first_value(c, v))) * 1099511628211ull;
+      for (int x : values_of(c, placement_vars_)) h = (h ^ static_cast<uint64_t>(x)) * 1099511628211ull;
       return h;
     };
   }
@@ -123,21 +131,11 @@ std::vector<ScheduledCandidate> KernelScheduler::neighbours(const ScheduledCandi
 }
 
 std::vector<size_t> KernelScheduler::measuring_order(const std::vector<ScheduledCandidate>& candidates) const {
-  std::vector<int> placement_vars, structure_vars;
-  for (int v = 0; v < space_.num_vars(); ++v) {
-    if (space_.is_placement(v)) placement_vars.push_back(v);
-    if (!space_.is_tile_size(v)) structure_vars.push_back(v);
-  }
-  auto values = [&](const Candidate& c, const std::vector<int>& vars) {
-    std::vector<int> out;
-    for (int v : vars) out.push_back(space_.first_value(c, v));
-    return out;
-  };
   std::set<std::vector<int>> placements, structures;
   std::vector<size_t> first_of_placement, first_of_structure, rest;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const bool new_placement = placements.insert(values(candidates[i].decisions, placement_vars)).second;
-    const bool new_structure = structures.insert(values(candidates[i].decisions, structure_vars)).second;
+    const bool new_placement = placements.insert(values_of(candidates[i].decisions, placement_vars_)).second;
+    const bool new_structure = structures.insert(values_of(candidates[i].decisions, structure_vars_)).second;
     (new_placement ? first_of_placement : new_structure ? first_of_structure : rest).push_back(i);
   }
   first_of_placement.insert(first_of_placement.end(), first_of_structure.begin(), first_of_structure.end());

@@ -83,10 +83,14 @@ class KernelScheduler {
 
  private:
   ScheduledCandidate scheduled(const Candidate& c, double predicted_seconds) const;
+  // The values a complete candidate takes on `vars`.
+  std::vector<int> values_of(const Candidate& c, const std::vector<int>& vars) const;
 
   HalideCpuSpace space_;
   CpuObjective objective_;
   Candidate root_;  // the pins applied
+  std::vector<int> placement_vars_;  // every location, host and sliding choice
+  std::vector<int> structure_vars_;  // every choice but the tile sizes
 };
 
 // A KernelScheduler's search with the request's pins, engine and budget.
