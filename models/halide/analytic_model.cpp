@@ -79,11 +79,12 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
 }
 
 // Vector accumulators of an update held in registers across its RDom loops: the inner band
-// (inside the RDom loops) is one vector of the vector loop times the unrolled loops and nothing
-// else, so LLVM keeps the tile in registers, loading and storing it once per reduction.
-// 0 when the inner band is not such a tile.
+// (inside the RDom loops) is one vector of the vector loop times the unrolled loops and
+// loops short enough that LLVM unrolls them itself, and nothing else, so LLVM keeps the tile
+// in registers, loading and storing it once per reduction. 0 when the inner band is not such
+// a tile; `rolled_loops` (optional) receives the rolled loops it counts.
 double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, const std::vector<double>& ext, int vw,
-                             const AnalyticModelOptions& o) {
+                             const AnalyticModelOptions& o, std::vector<int>* rolled_loops = nullptr) {
   bool reduction = false;
   for (const hb::LoopInfo& l : st.loops) reduction |= !l.is_pure;
   if (!reduction || !c.vectorize || c.vector_loop < 0) return 0;
@@ -99,7 +100,10 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
       vectors *= std::ceil(len / vw);
     } else if (int(i) == unrolled[0] || int(i) == unrolled[1]) {
       vectors *= len;
-    } else if (len > 1) {
+    } else if (len <= o.llvm_unrolled_trips) {
+      vectors *= len;
+      if (rolled_loops && len > 1) rolled_loops->push_back(int(i));
+    } else {
       return 0;
     }
   }
@@ -1208,17 +1212,17 @@ class Evaluator {
     return out;
   }
 
-  // Whether the accumulators of a register tile one step apart along its unrolled loop lie
+  // Whether the accumulators of a register tile one step apart along its unrolled loops lie
   // a constant stride apart in the stage's buffer: the extents of the storage dimensions
   // inside that loop's are constants. LLVM keeps them in registers only then; at a stride
   // known at run time two of them might alias, and each is loaded and stored at every step
   // of the reduction (depthwise_separable_conv's pointwise update per row of its output,
   // 2 pixels by 4 vectors, ran 1.6x slower than per tile of 8 pixels by 16 channels, which
   // keeps 8 accumulators in registers).
-  bool constant_unrolled_stride(int f, const StageChoice& ch, const hb::StageInfo& st,
+  bool constant_unrolled_stride(int f, const std::vector<int>& tile_loops, const hb::StageInfo& st,
                                 const std::vector<double>& ext) const {
     int unrolled_arg = 0;  // the outermost storage dimension an unrolled loop steps along
-    for (int u : ch.unrolled_loops())
+    for (int u : tile_loops)
       if (u >= 0 && u < int(st.loops.size())) unrolled_arg = std::max(unrolled_arg, st.loops[u].arg_index);
     if (unrolled_arg <= 0) return true;
     for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i) {
@@ -1306,9 +1310,11 @@ class Evaluator {
     std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
     for (const auto& [t, n] : ops) c.ops_per_point += n;
     // Accumulators an update keeps in registers (0: no register tile).
-    const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_);
+    std::vector<int> tile_loops;  // unrolled, by the schedule or by LLVM
+    const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_, &tile_loops);
+    for (int u : ch.unrolled_loops()) tile_loops.push_back(u);
     const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers &&
-                               constant_unrolled_stride(f, ch, st, ext);
+                               constant_unrolled_stride(f, tile_loops, st, ext);
     // Loads per step of a register tile's reduction: a vector load per vector along the vector
     // loop and a broadcast per unrolled column (an outer product, as in matmul or conv).
     double tile_vectors_along_vector_loop = 1, tile_loads_per_step = 0;
@@ -1384,10 +1390,11 @@ class Evaluator {
       });
       return fixed;
     };
-    // Per unrolled loop of the tile: the reads fixed along it, shared by its steps.
+    // Per unrolled loop of the tile (by the schedule or by LLVM): the reads fixed along it,
+    // shared by its steps.
     std::vector<std::pair<std::set<const hb::Edge*>, double>> shared_by_unrolled;
     if (register_tile)
-      for (int u : ch.unrolled_loops())
+      for (int u : tile_loops)
         if (u >= 0) shared_by_unrolled.push_back({reads_fixed_along(u), std::max(1.0, ch.subtile[u] * 1.0)});
     std::set<const hb::Edge*> shared_by_vectors;
     if (tile_vectors_along_vector_loop > 1) shared_by_vectors = reads_fixed_along(ch.vector_loop);
