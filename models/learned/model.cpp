@@ -160,6 +160,11 @@ LearnedModel LearnedModel::from_json(const nlohmann::json& j) {
       !(j["pipeline_overhead_s"].get<double>() >= 0))
     bad("'pipeline_overhead_s' must be a non-negative number");
   m.pipeline_overhead_s_ = j["pipeline_overhead_s"].get<double>();
+  if (j.contains("analytic_band")) {
+    if (!j["analytic_band"].is_number() || !(j["analytic_band"].get<double>() > 1))
+      bad("'analytic_band' must be a number above 1");
+    m.analytic_band_ = j["analytic_band"].get<double>();
+  }
   m.provenance_ = j.value("provenance", nlohmann::json::object());
   return m;
 }
@@ -192,7 +197,7 @@ nlohmann::json LearnedModel::to_json() const {
   nlohmann::json terms = nlohmann::json::array();
   for (const Term& t : terms_)
     terms.push_back({{"name", t.name}, {"from", t.from_features ? "features" : "terms"}, {"scale", t.scale}});
-  return {{"format", "candor-learned-model-1"},
+  nlohmann::json j = {{"format", "candor-learned-model-1"},
           {"feature_inputs", feature_inputs_},
           {"term_inputs", term_inputs_},
           {"normalization", {{"scale", input_scale_}, {"mean", mean_}, {"std", sd}}},
@@ -200,6 +205,8 @@ nlohmann::json LearnedModel::to_json() const {
           {"terms", terms},
           {"pipeline_overhead_s", pipeline_overhead_s_},
           {"provenance", provenance_}};
+  if (analytic_band_ > 0) j["analytic_band"] = analytic_band_;
+  return j;
 }
 
 void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::vector<double>& seconds) const {
@@ -241,8 +248,10 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
   }
   // Coefficients times terms, summed per pipeline.
   seconds.assign(batch.size(), pipeline_overhead_s_);
+  static const int total_term = index_of(cost_term_names(), "total_s");
   size_t s = 0;
   for (size_t b = 0; b < batch.size(); ++b) {
+    double analytic_s = 0;
     for (const StageRow& r : *batch[b]) {
       const float* coef = &x[s++ * terms_.size()];
       for (size_t t = 0; t < terms_.size(); ++t) {
@@ -250,7 +259,10 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
         const double v = T.from_features ? r.features[size_t(T.index)] : r.terms[size_t(T.index)];
         seconds[b] += double(coef[t]) * T.scale * v;
       }
+      analytic_s += r.terms[size_t(total_term)];
     }
+    if (analytic_band_ > 0 && analytic_s > 0)
+      seconds[b] = std::clamp(seconds[b], analytic_s / analytic_band_, analytic_s * analytic_band_);
   }
 }
 

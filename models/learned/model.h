@@ -16,7 +16,14 @@
 //                     (slog1p(x * scale) - mean) / std
 //    "layers": [{"weight": [[in] x out], "bias": [out]}, ...],  // ReLU between, softplus last
 //    "terms": [{"name": ..., "from": "terms"|"features", "scale": s}, ...],  // one per output
-//    "pipeline_overhead_s": s, "provenance": {...}}
+//    "pipeline_overhead_s": s,
+//    "analytic_band": k,        // optional, > 1: see below
+//    "provenance": {...}}
+// With an analytic band k, a pipeline's prediction is held within [A / k, A * k], A the analytic
+// model's (the sum of its stages' total_s): the network re-ranks what the analytic model
+// prices within that factor, and a search cannot chase the network's errors far from it (the
+// learned model's searches found schedules it priced below the analytic model's pick that ran
+// 1.5-2.6x slower: a region none of its training pairs visit).
 // Names are checked against this build's schema on load: a weights file that names a feature
 // or a term this build lacks is an error (retrain), never a silently shifted input.
 #pragma once
@@ -99,6 +106,7 @@ class LearnedModel {
   std::vector<Layer> layers_;
   std::vector<Term> terms_;
   double pipeline_overhead_s_ = 0;
+  double analytic_band_ = 0;  // 0: none
   nlohmann::json provenance_;
 };
 

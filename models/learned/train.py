@@ -159,10 +159,15 @@ def main():
                     help="pairs measured closer than this ratio are ties (not ranked)")
     ap.add_argument("--no-term-inputs", action="store_true",
                     help="the MLP reads the features only, not the analytic terms (ablation)")
+    ap.add_argument("--analytic-band", type=float, default=0,
+                    help="hold each prediction within this factor of the analytic model's (> 1; 0: "
+                         "none; applied by the C++ model: the metrics printed here are without it)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args()
+    if args.analytic_band and args.analytic_band <= 1:
+        ap.error("--analytic-band must be above 1")
 
     torch.manual_seed(args.seed)
     random.seed(args.seed)
@@ -273,6 +278,8 @@ def main():
             **report,
         },
     }
+    if args.analytic_band:
+        weights["analytic_band"] = args.analytic_band
     with open(args.out, "w") as f:
         json.dump(weights, f)
         f.write("\n")

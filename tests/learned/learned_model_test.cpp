@@ -1,6 +1,7 @@
 // The learned model's contracts: weights load, round-trip and are checked against the schema;
 // the prediction is the documented sum of coefficients times terms; batched equals single;
 // the sample reader and the accuracy metrics on hand-made files; the objective's choice.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -139,6 +140,34 @@ TEST(LearnedModel, BadWeightsGiveErrors) {
   j = small_weights(1);
   j.erase("pipeline_overhead_s");
   expect_error(j, "pipeline_overhead_s");
+  j = small_weights(1);
+  j["analytic_band"] = 0.8;
+  expect_error(j, "analytic_band");
+}
+
+// With an analytic band k every prediction lies within a factor k of the analytic model's (the
+// sum of the stages' total_s), and one already within it is left as it is.
+TEST(LearnedModel, AnAnalyticBandHoldsPredictionsNearTheAnalyticModel) {
+  json j = small_weights(4);
+  const LearnedModel free_model = LearnedModel::from_json(j);
+  j["analytic_band"] = 1.25;
+  const LearnedModel banded = LearnedModel::from_json(j);
+  EXPECT_EQ(LearnedModel::from_json(banded.to_json()).to_json(), banded.to_json());
+  const auto& names = cost_term_names();
+  const size_t total = size_t(std::find(names.begin(), names.end(), "total_s") - names.begin());
+  ASSERT_LT(total, names.size());
+  int outside = 0;
+  for (const PipelineRows& rows : real_rows(5, 8)) {
+    double analytic = 0;
+    for (const StageRow& r : rows) analytic += r.terms[total];
+    ASSERT_GT(analytic, 0);
+    const double free_s = free_model.predict(rows), banded_s = banded.predict(rows);
+    EXPECT_GE(banded_s, analytic / 1.25 * (1 - 1e-12));
+    EXPECT_LE(banded_s, analytic * 1.25 * (1 + 1e-12));
+    if (free_s > analytic / 1.25 && free_s < analytic * 1.25) EXPECT_EQ(banded_s, free_s);
+    outside += free_s < analytic / 1.25 || free_s > analytic * 1.25;
+  }
+  EXPECT_GT(outside, 0);  // the random network strays: the band did something
 }
 
 TEST(LearnedModel, PredictsCoefficientsTimesTerms) {
