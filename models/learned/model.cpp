@@ -261,8 +261,10 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
       }
       analytic_s += r.terms[size_t(total_term)];
     }
-    if (analytic_band_ > 0 && analytic_s > 0)
-      seconds[b] = std::clamp(seconds[b], analytic_s / analytic_band_, analytic_s * analytic_band_);
+    if (analytic_band_ > 0 && analytic_s > 0 && seconds[b] > 0) {
+      const double s = std::log(analytic_band_);
+      seconds[b] = analytic_s * std::exp(s * std::tanh(std::log(seconds[b] / analytic_s) / s));
+    }
   }
 }
 
