@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -404,13 +405,23 @@ std::string default_machine_path() {
 }
 
 MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options) {
+  // Calibrating changes every price a model gives, so it is never silent: a path that does
+  // not resolve from this directory would otherwise price with a fresh, different machine.
   if (std::filesystem::exists(path)) {
+    std::string why;
     try {
       MachineDescription m = load_machine(path);
-      if (check_machine(m).empty()) return m;
-    } catch (const std::exception&) {
-      // fall through: recalibrate and overwrite
+      const std::vector<std::string> problems = check_machine(m);
+      if (problems.empty()) return m;
+      why = problems.front();
+    } catch (const std::exception& e) {
+      why = e.what();
     }
+    std::cerr << "candor: " << path << " is not a usable machine description (" << why
+              << "): calibrating this machine and overwriting it\n";
+  } else {
+    std::cerr << "candor: no machine description at " << path
+              << ": calibrating this machine (a few seconds) and saving it there\n";
   }
   MachineDescription m = calibrate(options);
   save_machine(m, path);

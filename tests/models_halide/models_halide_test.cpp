@@ -210,6 +210,35 @@ TEST(Machine, CalibrationIsSane) {
   EXPECT_LT(m.calibration_seconds, 60);
 }
 
+// Calibrating changes every price, so load_or_calibrate says when it does: for a missing file
+// (a relative $CANDOR_MACHINE run from another directory) and for an unusable one, which it
+// overwrites; a usable file loads without a word.
+TEST(Machine, LoadOrCalibrateSaysWhenItCalibrates) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("candor_machine_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "machine.json").string();
+  mh::CalibrationOptions quick;
+  quick.repeats = 1;
+  quick.target_ms = 5;
+  ::testing::internal::CaptureStderr();
+  mh::load_or_calibrate(path, quick);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find("no machine description at " + path), std::string::npos);
+  ASSERT_TRUE(mh::check_machine(mh::load_machine(path)).empty());
+
+  std::ofstream(path) << "{\"cores\": ";
+  ::testing::internal::CaptureStderr();
+  mh::load_or_calibrate(path, quick);
+  EXPECT_NE(::testing::internal::GetCapturedStderr().find(path + " is not a usable machine description"),
+            std::string::npos);
+  ASSERT_TRUE(mh::check_machine(mh::load_machine(path)).empty());
+
+  ::testing::internal::CaptureStderr();
+  mh::load_or_calibrate(path, quick);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  std::filesystem::remove_all(dir);
+}
+
 // --- the bound and the model on the example apps ------------------------------------------
 
 struct AppCase {
