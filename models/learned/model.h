@@ -21,10 +21,11 @@
 //    "provenance": {...}}
 // With an analytic band k, a pipeline's prediction p is held smoothly within (A / k, A * k), A the
 // analytic model's (the sum of its stages' total_s): A * exp(s * tanh(log(p / A) / s)), s = log k,
-// monotone in p and close to it near A (train.py's ranking loss sees the same). The network
-// re-ranks what the analytic model prices within that factor, and a search cannot chase the network's errors far from it (the
-// learned model's searches found schedules it priced below the analytic model's pick that ran
-// 1.5-2.6x slower: a region none of its training pairs visit).
+// monotone in p and close to it near A (train.py's printed metrics apply the same; its loss
+// sees the free p). The network re-ranks what the analytic model prices within that factor, and
+// a search cannot chase the network's errors far from it (the learned model's searches found
+// schedules it priced below the analytic model's pick that ran 1.5-2.6x slower: a region none of
+// its training pairs visit).
 // Names are checked against this build's schema on load: a weights file that names a feature
 // or a term this build lacks is an error (retrain), never a silently shifted input.
 #pragma once
