@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,13 @@ struct CalibrationOptions {
 
 // Measures the machine with Halide JIT kernels (calibration.cpp). Takes a few seconds.
 MachineDescription calibrate(const CalibrationOptions& options = {});
+
+// The last cache as this machine gets it (calibration.cpp): `read(bytes)` measures reads over a
+// working set of `bytes` (all cores together); working sets double from twice the cores' L2 up
+// to half the nominal L3, and the level is the largest that reads at least 1.5x `m`'s DRAM
+// (m.bandwidth.back(), measured first), or the smallest when none does. On a shared virtual
+// machine other tenants hold most of a large L3.
+Bandwidth last_cache_share(const MachineDescription& m, const std::function<Bandwidth(int64_t bytes)>& read);
 
 // Loads `path` if it holds a usable description, else calibrates and saves it there.
 MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options = {});

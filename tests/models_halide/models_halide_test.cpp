@@ -155,8 +155,40 @@ TEST(Machine, JsonRoundTrip) {
   EXPECT_THROW(mh::load_machine(path), std::runtime_error);
 }
 
-// Column walks over a buffer between the two calibrated sizes run at a rate between theirs
-// (log-interpolated); beyond them, at the nearer one's.
+// The last cache's level is the largest working set that still reads clearly faster than
+// DRAM: on a virtual machine sharing a 480 MiB L3, 16 MiB, not the 240 MiB half of it where
+// reads ran at DRAM's rate. The reads stop at the first working set that fails.
+TEST(Machine, TheLastCacheIsTheShareThatReadsFasterThanDram) {
+  mh::MachineDescription m = machine();
+  m.cores = 2;
+  m.l2_bytes = 2 << 20;
+  m.l3_bytes = int64_t(480) << 20;
+  m.bandwidth.back().all_cores = 30e9;  // DRAM
+  std::vector<int64_t> read_sizes;
+  auto read = [&](double fast_up_to) {
+    return [&read_sizes, fast_up_to](int64_t bytes) {
+      read_sizes.push_back(bytes);
+      mh::Bandwidth b;
+      b.level = "L3";
+      b.bytes = bytes;
+      b.all_cores = double(bytes) <= fast_up_to ? 58e9 : 24e9;
+      b.one_core = b.all_cores / 2;
+      return b;
+    };
+  };
+  const mh::Bandwidth shared = mh::last_cache_share(m, read(16 << 20));
+  EXPECT_EQ(shared.bytes, 16 << 20);
+  EXPECT_EQ(shared.all_cores, 58e9);
+  EXPECT_EQ(read_sizes, (std::vector<int64_t>{8 << 20, 16 << 20, 32 << 20}));
+  // Beyond L2 nothing reads faster than DRAM: the smallest working set past L2 stands for L3.
+  read_sizes.clear();
+  EXPECT_EQ(mh::last_cache_share(m, read(0)).bytes, 8 << 20);
+  // A machine whose whole L3 is its own reads up to half of it.
+  read_sizes.clear();
+  EXPECT_EQ(mh::last_cache_share(m, read(1e12)).bytes, int64_t(240) << 20);
+  EXPECT_EQ(read_sizes.back(), int64_t(240) << 20);
+}
+
 // The best of two calibrations keeps each rate's higher and each overhead's shorter value:
 // a second run disturbed on one core leaves the first's bandwidth, and lends its faster
 // gathers and shorter launch.
@@ -178,6 +210,8 @@ TEST(Machine, BestOfCalibrationsKeepsHigherRatesAndShorterOverheads) {
   EXPECT_THROW(mh::best_of({}), std::invalid_argument);
 }
 
+// Column walks over a buffer between the two calibrated sizes run at a rate between theirs
+// (log-interpolated); beyond them, at the nearer one's.
 TEST(Machine, ColumnWalkRateFollowsTheBufferSize) {
   mh::MachineDescription m;
   m.cores = 2;
