@@ -1340,11 +1340,15 @@ class Evaluator {
 
     // Memory: producers' footprints per production from the level holding them.
     const double streamed = pipeline_bytes();
-    // Rows of root buffers the inner band walks at once: streams for DRAM's prefetchers.
-    double row_streams = 0;
-    if (!ext.empty())
-      for (const auto& [buffer, box] : root_boxes(f, stage, band_lengths(ch, ext, true))) row_streams += box.rows;
+    // Rows of root buffers the walk keeps open at once: streams for the prefetchers of DRAM and
+    // of L3. box_blur's output walked down strips 64 wide in tiles of 16 to 256 rows ran 1.35 to
+    // 1.85 ms on a Xeon whose buffers fit its L3, priced 1.05 to 0.97 ms by the inner band's rows.
+    const double row_streams =
+        ext.empty() ? 0.0
+                    : open_row_streams(emitted_nest(ch, st, ext), ext.size(),
+                                       [&](const std::vector<double>& len) { return root_boxes(f, stage, len); });
     const double dram_share = m_.row_stream_share(row_streams);
+    const double l3_share = m_.row_stream_share(row_streams, true);
     std::map<std::pair<int, Where>, double> host_tiles;  // bytes_per_host_tile, once per tile kind
     auto host_tile_bytes = [&](int h, Where level) {
       auto it = host_tiles.find({h, level});
@@ -1357,13 +1361,26 @@ class Evaluator {
     // Two threads reading on the Zen 4: 94 GB/s at 16 MB, 57 at 28, 51 at 32, 36 at 48 (this
     // blend: 49, 46, 38). harris with its gradients at the root (28 MB in all) ran 1.75x the
     // time of the same stages computed per output tile, which the model had priced 3% apart.
-    auto bandwidth_of = [&](const Bandwidth& level, double bytes) {
+    // `followed`: as fast as when the prefetchers follow every row (the shares 1).
+    auto bandwidth_of = [&](const Bandwidth& level, double bytes, bool followed = false) {
       const double bw = level.with_cores(cores, m_.cores);
-      if (&level == &m_.bandwidth.back()) return bw * dram_share;
+      const double dram = followed ? 1.0 : dram_share, l3 = followed ? 1.0 : l3_share;
+      if (&level == &m_.bandwidth.back()) return bw * dram;
       // Not DRAM, so at least two levels: the last cache is the one before DRAM.
-      if (&level != &m_.bandwidth.end()[-2] || bytes <= double(level.bytes)) return bw;
+      if (&level != &m_.bandwidth.end()[-2]) return bw;
+      if (bytes <= double(level.bytes)) return bw * l3;
       const double hit = double(level.bytes) / bytes;
-      return 1 / (hit / bw + (1 - hit) / std::max(m_.bandwidth.back().with_cores(cores, m_.cores) * dram_share, 1.0));
+      return 1 / (hit / (bw * l3) + (1 - hit) / std::max(m_.bandwidth.back().with_cores(cores, m_.cores) * dram, 1.0));
+    };
+    // Seconds to move `bytes` from `level` (a working set of `resident` bytes). What rows past
+    // those the prefetchers follow add is the core waiting for lines one by one: it does not
+    // overlap the arithmetic (`stall_s`; box_blur's output walked 256 rows deep instead of 16,
+    // 1.37x as long on a Xeon).
+    double stall_s = 0;
+    auto transfer_s = [&](double bytes, const Bandwidth& level, double resident, double& stalled) {
+      const double t = bytes / std::max(bandwidth_of(level, resident), 1.0);
+      stalled += std::max(0.0, t - bytes / std::max(bandwidth_of(level, resident, true), 1.0));
+      return t;
     };
     const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
     double loads_per_point = 0;
@@ -1449,11 +1466,11 @@ class Evaluator {
         // A reader computed in this stage's loop nest, or before it in the same tile, has just
         // brought these lines in (unsharp_mask's output reads the input rows gray read).
         const Bandwidth& from = warm_level(f, e->producer, level);
-        parts.levels_s += fresh / std::max(bandwidth_of(from, resident_bytes), 1.0);
+        parts.levels_s += transfer_s(fresh, from, resident_bytes, stall_s);
         if (reread > 0 && reread_level != &m_.bandwidth.front())
-          parts.levels_s += reread / std::max(bandwidth_of(*reread_level, reread_bytes), 1.0);
+          parts.levels_s += transfer_s(reread, *reread_level, reread_bytes, stall_s);
       } else if (&level != &m_.bandwidth.front()) {
-        parts.levels_s += s.productions * bytes / std::max(bandwidth_of(level, resident_bytes), 1.0);
+        parts.levels_s += transfer_s(s.productions * bytes, level, resident_bytes, stall_s);
       }
       // Strided innermost access: a cache line per point, from where the lines the
       // innermost loop touches fit.
@@ -1505,8 +1522,13 @@ class Evaluator {
     c.load_s = parts.levels_s + parts.strided_s + parts.l1_s + parts.gathers_s + parts.column_walk_s;
     const double out_total =
         s.where == Where::Root ? std::max(double(fi.points()) * fi.bytes_per_point, streamed) : s.buffer_bytes * m_.cores;
-    c.store_s = c.points_computed * fi.bytes_per_point / std::max(bandwidth_of(m_.level_for(out_total), out_total), 1.0);
-    if (register_tile) c.store_s /= reduction_trips;
+    double store_stall_s = 0;
+    c.store_s = transfer_s(c.points_computed * fi.bytes_per_point, m_.level_for(out_total), out_total, store_stall_s);
+    if (register_tile) {
+      c.store_s /= reduction_trips;
+      store_stall_s /= reduction_trips;
+    }
+    c.stall_s = stall_s + store_stall_s;
 
     // Overheads.
     if (s.where != Where::Root && stage == 0 && s.buffer_bytes > o_.stack_allocation_bytes)
@@ -1534,8 +1556,9 @@ class Evaluator {
     c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
-    const double memory_s = c.load_s + c.store_s;
-    const double work_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s);
+    const double memory_s = c.load_s + c.store_s - c.stall_s;
+    const double work_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s) +
+                          c.stall_s;
     if (s.where == Where::Root && ch.parallel) {
       c.parallel_s = m_.parallel_launch_s + tasks * m_.parallel_task_s / cores;
       if (cores > 1) {

@@ -96,10 +96,14 @@ struct StageCost {
     double levels_s = 0, strided_s = 0, l1_s = 0, gathers_s = 0, column_walk_s = 0;
   } load_parts;
   double store_s = 0;
+  // Of load_s and store_s, the lines that come one by one because the walk keeps more rows
+  // open than the prefetchers follow: the core waits for them (not overlapped).
+  double stall_s = 0;
   double parallel_s = 0;   // launches + tasks
   double allocation_s = 0;
   double loop_s = 0;
-  double total_s = 0;      // max(compute, load + store) + unhidden share of the min + overheads
+  // max(compute, load + store - stall) + unhidden share of the min + stall + overheads
+  double total_s = 0;
   // The resolved schedule behind these terms (read by the featurization, features.h).
   double realizations = 1;     // allocations of the Func's buffer (stage 0 carries them)
   double buffer_bytes = 0;     // bytes of one allocation

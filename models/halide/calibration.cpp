@@ -618,6 +618,11 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2))});
     log("DRAM copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams.back().bytes_per_s * 1e-9));
   }
+  const int64_t l3_copy_bytes = m.bandwidth.end()[-2].bytes / 4;  // in and out: half the last cache's share
+  for (int rows : {1, 2, 4, 8, 16, 32, 64, 128}) {
+    m.row_streams_l3.push_back({rows, interleaved_copy_bandwidth(rows, l3_copy_bytes, m.cores, target, o.repeats)});
+    log("L3 copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams_l3.back().bytes_per_s * 1e-9));
+  }
   // Half of L3 (all cores), at least twice what L2's sets could hold if they did not alias.
   const int64_t walk_rows = std::max<int64_t>(m.l2_bytes * 2, m.l3_bytes / 2) / 4096;
   m.column_walk.all_cores = column_walk_lines_per_s(walk_rows, m.cores, target, o.repeats);

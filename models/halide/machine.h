@@ -102,6 +102,10 @@ struct MachineDescription {
   std::vector<Bandwidth> bandwidth;  // ascending working set: L1, L2, L3, DRAM
   double copy_bandwidth_dram = 0;    // all cores, bytes/s read + written, DRAM-sized copy
   std::vector<RowStreamRate> row_streams;  // ascending rows
+  // The same walks over a copy the last cache holds (in and out a quarter of its share each):
+  // prefetchers serve L3 too. Empty in machine files calibrated before it was measured (L3
+  // then streams at its full rate).
+  std::vector<RowStreamRate> row_streams_l3;
   // Lines/s of walks down columns of 4 KiB rows (calibration.cpp) over a buffer of half of
   // L3 (`column_walk`) and over one of twice the cores' L2 (`column_walk_near`): the rows
   // alias in L2 either way, and L3 answers the small buffer's misses 3-4x faster.
@@ -130,9 +134,10 @@ struct MachineDescription {
   // 1 + vectors): between the one- and the two-vector-wide calibrations' loads per step,
   // the rate is interpolated linearly in loads (fewer loads leave the FMA pipes busier).
   double register_tile_rate(double vectors, double loads_per_step = 0) const;
-  // Share of the best DRAM streaming rate left when a loop nest walks `streams` rows of
-  // buffers at once (reads and writes together; the calibrated rates, interpolated).
-  double row_stream_share(double streams) const;
+  // Share of DRAM's full streaming rate (its median over walks of up to 16 rows) left when a
+  // loop nest walks `streams` rows of buffers at once (reads and writes together; the
+  // calibrated rates, interpolated); with `last_cache`, of L3's (1 where it was not measured).
+  double row_stream_share(double streams, bool last_cache = false) const;
   // Capacity of a level for the whole machine (private caches times cores).
   int64_t capacity(const std::string& level) const;
   // Fastest bandwidth at which `bytes` could be streamed (all cores).

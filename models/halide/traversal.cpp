@@ -71,4 +71,28 @@ std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nes
   return walked;
 }
 
+double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
+                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes) {
+  std::vector<double> len(loops, 1.0);
+  std::map<std::string, LineFootprint> body = boxes(len);
+  std::map<std::string, double> open;
+  for (const NestLoop& l : nest) {
+    if (l.extent <= 1) continue;
+    len[l.loop] *= l.extent;
+    const auto whole = boxes(len);
+    for (const auto& [name, f] : whole) {
+      const auto b = body.find(name);
+      if (b == body.end()) continue;
+      if (b->second.rows > 1 && f.run_lines > b->second.run_lines * 1.01) open[name] = std::max(open[name], b->second.rows);
+    }
+    body = whole;
+  }
+  double streams = 0;
+  for (const auto& [name, f] : body) {
+    const auto o = open.find(name);
+    streams += o != open.end() ? o->second : f.rows;
+  }
+  return streams;
+}
+
 }  // namespace candor::models::halide

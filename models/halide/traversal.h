@@ -47,4 +47,13 @@ std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nes
                          const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
                          const CacheGeometry& geometry, double capacity_lines);
 
+// Rows of root buffers a stage's walk keeps open at once, each a stream the prefetchers must
+// follow: per buffer, the most rows its box spans inside a loop that lengthens its runs (the
+// walk comes back to those rows for the next stretch: a strip of tiles walked down before
+// across), or, when no loop of the production does, the rows of the production's box (the
+// next production continues them or moves on); summed over buffers.
+// `nest` and `boxes` as for column_walk_lines.
+double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
+                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes);
+
 }  // namespace candor::models::halide

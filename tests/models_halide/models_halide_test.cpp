@@ -96,6 +96,7 @@ TEST(Machine, JsonRoundTrip) {
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
   m.row_streams = {{1, 2e10}, {8, 3e10}, {64, 1.2e10}};
+  m.row_streams_l3 = {{1, 4e10}, {16, 4e10}, {128, 2e10}};
   m.column_walk = {2e8, 1e8};
   m.column_walk_near = {6e8, 3e8};
   m.column_walk_bytes = 16 << 20;
@@ -140,14 +141,22 @@ TEST(Machine, JsonRoundTrip) {
   nlohmann::json old_file = nlohmann::json(m);
   old_file.erase("register_tile_wide_ops_per_s_per_core");
   old_file.erase("parallel_join_s");  // nor the join delay
+  old_file.erase("row_streams_l3_copy_bytes_per_s");  // nor L3's row streams
   std::ofstream(path) << old_file.dump();
   const mh::MachineDescription old_machine = mh::load_machine(path);
   EXPECT_TRUE(old_machine.register_tile_wide.empty());
   EXPECT_EQ(old_machine.parallel_join_s, 0);
   EXPECT_DOUBLE_EQ(old_machine.register_tile_rate(8, 6), 6e10);
-  // Streams count reads and writes (the calibration's rows are both): 16 streams are its 8 rows.
+  // Streams count reads and writes (the calibration's rows are both): 16 streams are its 8
+  // rows. The full rate is the median of the walks of up to 16 rows (2.5e10 here).
   EXPECT_DOUBLE_EQ(r.row_stream_share(16), 1.0);
-  EXPECT_DOUBLE_EQ(r.row_stream_share(128), 0.4);
+  EXPECT_DOUBLE_EQ(r.row_stream_share(2), 0.8);
+  EXPECT_DOUBLE_EQ(r.row_stream_share(128), 0.48);
+  // L3's walks have their own table; older files stream L3 at its full rate.
+  EXPECT_DOUBLE_EQ(r.row_stream_share(256, true), 0.5);
+  EXPECT_DOUBLE_EQ(r.row_stream_share(32, true), 1.0);
+  EXPECT_TRUE(old_machine.row_streams_l3.empty());
+  EXPECT_DOUBLE_EQ(old_machine.row_stream_share(256, true), 1.0);
   mh::MachineDescription unordered = r;
   unordered.register_tile = {{2, 1e10}, {2, 2e10}};
   EXPECT_FALSE(mh::check_machine(unordered).empty());

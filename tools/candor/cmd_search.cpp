@@ -64,9 +64,10 @@ void print_explanation(const models::halide::Prediction& p) {
                              c.loads_per_point,
                              c.compute_s * 1e3, c.load_s * 1e3, c.store_s * 1e3, c.total_s * 1e3);
     const auto& l = c.load_parts;
-    std::cout << fmt::format("{:<28} levels {:.3f}, L1 {:.3f}, strided {:.3f}, gathers {:.3f}, column walks {:.3f} ({:.3g} lines)\n",
+    std::cout << fmt::format("{:<28} levels {:.3f}, L1 {:.3f}, strided {:.3f}, gathers {:.3f}, column walks {:.3f} ({:.3g} lines); "
+                             "stalled (load + store, not overlapped) {:.3f}\n",
                              "  load", l.levels_s * 1e3, l.l1_s * 1e3, l.strided_s * 1e3, l.gathers_s * 1e3,
-                             l.column_walk_s * 1e3, c.column_walk_lines);
+                             l.column_walk_s * 1e3, c.column_walk_lines, c.stall_s * 1e3);
   }
   std::cout << fmt::format("{:<28} {:>92.3f}\n", "pipeline (ms)", p.seconds * 1e3);
 }
