@@ -77,6 +77,27 @@ TEST(Traversal, ColumnWalksRefetchInShortRunsRowWalksDoNot) {
   EXPECT_LT(rows, columns / 100);
 }
 
+hb::KernelDescription describe(const std::string& app_name) {
+  const hb::App* app = candor::apps::find_app(app_name);
+  if (!app) throw std::runtime_error("no app " + app_name);
+  return hb::describe_app(app->build(), hb::host_target());
+}
+
+// Two cores with the cache sizes and read bandwidths given (L1 32 KiB, the L2 above), every
+// arithmetic rate 1e10 and gathers at 2e9 lanes/s.
+mh::MachineDescription two_cores(int64_t l2_bytes, int64_t l3_bytes, std::vector<mh::Bandwidth> bandwidth) {
+  mh::MachineDescription m;
+  m.cores = 2;
+  m.l1d_bytes = 32 << 10;
+  m.l2_bytes = l2_bytes;
+  m.l3_bytes = l3_bytes;
+  m.l2_geometry = l2();
+  m.scalar = m.unvectorized = m.vector = {1e10, 1e10, 1e10, 1e10};
+  m.bandwidth = std::move(bandwidth);
+  m.gather_lanes_per_s = 2e9;
+  return m;
+}
+
 // A 1536x1536 16-bit buffer written in strips 64 wide: a tile `rows` deep walked down before
 // the next one across keeps that many rows open; whole rows keep one stream; a production
 // (a tile of a host) that never comes back along its rows keeps all of its rows open.
@@ -101,19 +122,10 @@ TEST(Traversal, OpenRowsAreThoseAWalkComesBackTo) {
 // with the y loop's middle band 1024 rows (a walk down each column: measured 80 ms here) or
 // 8 rows (along the rows: 10.6 ms).
 TEST(Traversal, ModelChargesHarrisColumnWalk) {
-  const hb::App* app = candor::apps::find_app("harris");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  mh::MachineDescription m;
-  m.cores = 2;
-  m.l1d_bytes = 32 << 10;
-  m.l2_bytes = 512 << 10;
-  m.l3_bytes = 32 << 20;
-  m.l2_geometry = l2();
-  m.scalar = m.unvectorized = m.vector = {1e10, 1e10, 1e10, 1e10};
-  m.bandwidth = {{"L1", 1 << 16, 3e11, 1.5e11}, {"L2", 1 << 20, 1.8e11, 9e10},
-                 {"L3", 1 << 24, 9e10, 5e10}, {"DRAM", 1 << 27, 3.5e10, 2e10}};
-  m.gather_lanes_per_s = 2e9;
+  const hb::KernelDescription kd = describe("harris");
+  mh::MachineDescription m = two_cores(512 << 10, 32 << 20,
+                                       {{"L1", 1 << 16, 3e11, 1.5e11}, {"L2", 1 << 20, 1.8e11, 9e10},
+                                        {"L3", 1 << 24, 9e10, 5e10}, {"DRAM", 1 << 27, 3.5e10, 2e10}});
   m.column_walk = {2e8, 1e8};
   m.column_walk_near = m.column_walk;
   m.column_walk_bytes = 16 << 20;
@@ -158,19 +170,10 @@ TEST(Traversal, ModelChargesHarrisColumnWalk) {
 // them 1.05 and 0.97). With an L3 whose copies slow down past 64 rows at once, the deep walk's
 // lines come one by one, and that wait is not overlapped with its arithmetic.
 TEST(Traversal, ModelChargesRowsOpenPastWhatL3sPrefetchersFollow) {
-  const hb::App* app = candor::apps::find_app("box_blur");
-  ASSERT_NE(app, nullptr);
-  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
-  mh::MachineDescription m;
-  m.cores = 2;
-  m.l1d_bytes = 48 << 10;
-  m.l2_bytes = 2 << 20;
-  m.l3_bytes = 64 << 20;
-  m.l2_geometry = l2();
-  m.scalar = m.unvectorized = m.vector = {1e10, 1e10, 1e10, 1e10};
-  m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 4 << 20, 2.8e11, 1.4e11},
-                 {"L3", 64 << 20, 5.5e10, 2.8e10}, {"DRAM", 1 << 30, 3e10, 1.3e10}};
-  m.gather_lanes_per_s = 1.5e9;
+  const hb::KernelDescription kd = describe("box_blur");
+  const mh::MachineDescription m = two_cores(2 << 20, 64 << 20,
+                                             {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 4 << 20, 2.8e11, 1.4e11},
+                                              {"L3", 64 << 20, 5.5e10, 2.8e10}, {"DRAM", 1 << 30, 3e10, 1.3e10}});
   auto price = [&](double rows, bool l3_walks) {
     mh::MachineDescription machine = m;
     if (l3_walks) machine.row_streams_l3 = {{1, 4e10}, {64, 4e10}, {128, 1.5e10}};
