@@ -1212,7 +1212,44 @@ class Evaluator {
     return out;
   }
 
-  // Whether the accumulators of a register tile one step apart along its unrolled loops lie
+  // The Func at the root in whose loop nest Func f is computed (f itself at the root).
+  int top_host(int f) const {
+    int h = f;
+    for (size_t hops = 0; state_[h].host >= 0 && hops < state_.size(); ++hops) h = state_[h].host;
+    return h;
+  }
+
+  // Rows of root buffers open at once while the pure stage of Func h (at the root) walks its
+  // loop nest with the Funcs computed in its tiles, whose reads follow h's walk, not their own:
+  // box_blur's blur_x computed per 8 rows of a tile 32 rows deep reads all 34 of the input's
+  // rows before blur_y's next tile across comes back to them (1.24x the time of tiles 16 deep
+  // on a Xeon, where the model had priced them alike).
+  double group_row_streams(int h) const {
+    const FuncState& hs = state_[h];
+    const hb::StageInfo& hst = kd_.funcs[h].stages[0];
+    if (hs.choice.empty() || hs.extents.empty() || hs.extents[0].empty()) return 0;
+    std::vector<int> guests;
+    for (int q = 0; q < int(state_.size()); ++q)
+      if (q != h && state_[q].resolved && state_[q].where != Where::Inline && !state_[q].extents.empty() &&
+          top_host(q) == h)
+        guests.push_back(q);
+    auto boxes = [&](const std::vector<double>& len) {
+      std::map<std::string, LineFootprint> all = root_boxes(h, hst.index, len);
+      std::vector<std::vector<double>> h_len = hs.extents;
+      h_len[0] = len;
+      for (int q : guests) {
+        const auto ext = extents_under(q, h, h_len);
+        for (const auto& [name, box] : root_boxes(q, kd_.funcs[q].stages[0].index, ext[0])) {
+          LineFootprint& b = all[name];
+          if (box.lines() > b.lines()) b = box;
+        }
+      }
+      return all;
+    };
+    return open_row_streams(emitted_nest(hs.choice[0], hst, hs.extents[0]), hs.extents[0].size(), boxes);
+  }
+
+  // Whether the accumulators of a register tile one step apart along its unrolled loops lie  // Whether the accumulators of a register tile one step apart along its unrolled loops lie
   // a constant stride apart in the stage's buffer: the extents of the storage dimensions
   // inside that loop's are constants. LLVM keeps them in registers only then; at a stride
   // known at run time two of them might alias, and each is loaded and stored at every step
@@ -1343,10 +1380,13 @@ class Evaluator {
     // Rows of root buffers the walk keeps open at once: streams for the prefetchers of DRAM and
     // of L3. box_blur's output walked down strips 64 wide in tiles of 16 to 256 rows ran 1.35 to
     // 1.85 ms on a Xeon whose buffers fit its L3, priced 1.05 to 0.97 ms by the inner band's rows.
+    const int top = top_host(f);
     const double row_streams =
         ext.empty() ? 0.0
-                    : open_row_streams(emitted_nest(ch, st, ext), ext.size(),
-                                       [&](const std::vector<double>& len) { return root_boxes(f, stage, len); });
+        : top != f || k == 0
+            ? group_row_streams(top)
+            : open_row_streams(emitted_nest(ch, st, ext), ext.size(),
+                               [&](const std::vector<double>& len) { return root_boxes(f, stage, len); });
     const double dram_share = m_.row_stream_share(row_streams);
     const double l3_share = m_.row_stream_share(row_streams, true);
     std::map<std::pair<int, Where>, double> host_tiles;  // bytes_per_host_tile, once per tile kind
