@@ -201,9 +201,12 @@ class Evaluator {
   mutable std::map<std::tuple<int, int, std::vector<double>>, std::map<std::string, LineFootprint>>
       root_boxes_;  // root_boxes(), by stage and loop lengths
 
+  // group_row_streams(), by host and its emitted nest (loop, iterations, ...), and its guests.
+  mutable std::map<std::pair<std::vector<double>, std::vector<int>>, double> group_streams_;
   void forget_placements() const {
     root_buffers_read_.clear();
     root_boxes_.clear();
+    group_streams_.clear();
   }
 
   const FuncView* view_of(const std::string& name) const {
@@ -1221,9 +1224,10 @@ class Evaluator {
 
   // Rows of root buffers open at once while the pure stage of Func h (at the root) walks its
   // loop nest with the Funcs computed in its tiles, whose reads follow h's walk, not their own:
-  // box_blur's blur_x computed per 8 rows of a tile 32 rows deep reads all 34 of the input's
-  // rows before blur_y's next tile across comes back to them (1.24x the time of tiles 16 deep
-  // on a Xeon, where the model had priced them alike).
+  // what they read over h's loops inside the one where h's walk comes back along its rows stays
+  // open with h's rows. box_blur's blur_x computed per 8 rows of a tile 32 rows deep reads all
+  // 34 of the input's rows before blur_y's next tile across comes back to them (1.24x the time
+  // of tiles 16 deep on a Xeon, where the model had priced them alike).
   double group_row_streams(int h) const {
     const FuncState& hs = state_[h];
     const hb::StageInfo& hst = kd_.funcs[h].stages[0];
@@ -1233,20 +1237,22 @@ class Evaluator {
       if (q != h && state_[q].resolved && state_[q].where != Where::Inline && !state_[q].extents.empty() &&
           top_host(q) == h)
         guests.push_back(q);
-    auto boxes = [&](const std::vector<double>& len) {
-      std::map<std::string, LineFootprint> all = root_boxes(h, hst.index, len);
-      std::vector<std::vector<double>> h_len = hs.extents;
-      h_len[0] = len;
-      for (int q : guests) {
-        const auto ext = extents_under(q, h, h_len);
-        for (const auto& [name, box] : root_boxes(q, kd_.funcs[q].stages[0].index, ext[0])) {
-          LineFootprint& b = all[name];
-          if (box.lines() > b.lines()) b = box;
-        }
-      }
-      return all;
-    };
-    return open_row_streams(emitted_nest(hs.choice[0], hst, hs.extents[0]), hs.extents[0].size(), boxes);
+    const std::vector<NestLoop> nest = emitted_nest(hs.choice[0], hst, hs.extents[0]);
+    std::vector<double> key = {double(h)};
+    for (const NestLoop& l : nest) key.insert(key.end(), {double(l.loop), l.extent});
+    const auto [memo, added] = group_streams_.try_emplace({key, guests}, 0.0);
+    if (!added) return memo->second;
+    std::vector<std::vector<double>> back = hs.extents;
+    double streams = open_row_streams(nest, hs.extents[0].size(),
+                                      [&](const std::vector<double>& len) { return root_boxes(h, hst.index, len); },
+                                      &back[0]);
+    const auto& own = root_boxes(h, hst.index, back[0]);
+    std::map<std::string, double> guest_rows;  // buffers h itself does not touch
+    for (int q : guests)
+      for (const auto& [name, box] : root_boxes(q, kd_.funcs[q].stages[0].index, extents_under(q, h, back)[0]))
+        if (!own.count(name)) guest_rows[name] = std::max(guest_rows[name], box.rows);
+    for (const auto& [name, rows] : guest_rows) streams += rows;
+    return memo->second = streams;
   }
 
   // Whether the accumulators of a register tile one step apart along its unrolled loops lie  // Whether the accumulators of a register tile one step apart along its unrolled loops lie

@@ -72,21 +72,32 @@ std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nes
 }
 
 double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
-                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes) {
+                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                        std::vector<double>* back) {
   std::vector<double> len(loops, 1.0);
   std::map<std::string, LineFootprint> body = boxes(len);
   std::map<std::string, double> open;
+  double most = 0;
+  std::vector<double> most_len;
   for (const NestLoop& l : nest) {
     if (l.extent <= 1) continue;
+    std::vector<double> inside = len;
     len[l.loop] *= l.extent;
     const auto whole = boxes(len);
     for (const auto& [name, f] : whole) {
       const auto b = body.find(name);
       if (b == body.end()) continue;
-      if (b->second.rows > 1 && f.run_lines > b->second.run_lines * 1.01) open[name] = std::max(open[name], b->second.rows);
+      if (b->second.rows > 1 && f.run_lines > b->second.run_lines * 1.01) {
+        open[name] = std::max(open[name], b->second.rows);
+        if (b->second.rows > most) {
+          most = b->second.rows;
+          most_len = inside;
+        }
+      }
     }
     body = whole;
   }
+  if (back) *back = most > 0 ? most_len : len;
   double streams = 0;
   for (const auto& [name, f] : body) {
     const auto o = open.find(name);

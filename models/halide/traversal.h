@@ -52,8 +52,11 @@ std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nes
 // walk comes back to those rows for the next stretch: a strip of tiles walked down before
 // across), or, when no loop of the production does, the rows of the production's box (the
 // next production continues them or moves on); summed over buffers.
-// `nest` and `boxes` as for column_walk_lines.
+// `nest` and `boxes` as for column_walk_lines. `back` (optional) receives the loop lengths
+// inside the loop where the walk comes back with the most rows open (all of the nest's when no
+// loop does).
 double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
-                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes);
+                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                        std::vector<double>* back = nullptr);
 
 }  // namespace candor::models::halide
