@@ -1255,7 +1255,7 @@ class Evaluator {
     return memo->second = streams;
   }
 
-  // Whether the accumulators of a register tile one step apart along its unrolled loops lie  // Whether the accumulators of a register tile one step apart along its unrolled loops lie
+  // Whether the accumulators of a register tile one step apart along its unrolled loops lie
   // a constant stride apart in the stage's buffer: the extents of the storage dimensions
   // inside that loop's are constants. LLVM keeps them in registers only then; at a stride
   // known at run time two of them might alias, and each is loaded and stored at every step
