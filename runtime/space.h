@@ -44,6 +44,8 @@ class Space {
   // Whether the values' order means something to a local move (a tile size grows or
   // shrinks): integer choices, except those the spec declares `categorical`.
   bool has_ordered_values(int var) const { return !vars_[var].is_enum && !vars_[var].categorical; }
+  // The choice declaration a variable instantiates (tile(f.x) and tile(g.y): the same one).
+  int var_decl(int var) const { return vars_[var].decl; }
   std::string counter_name(int counter) const;
   // By those names: the variable named `name`, or -1; the value named `name` among those `c`
   // still allows for `var`, or -1.

@@ -31,8 +31,11 @@ std::vector<Neighbour> neighbours(const Space& space, const Objective& objective
 // A local minimum of the objective's cost below `root`, reached from the complete candidate
 // `start` by taking neighbours' moves (one decision changed, the rest kept, completed greedily)
 // while they lower the cost: the best a search finds in its budget may sit one decision away
-// from a better implementation (a tile size, where a Func is stored). Stops at a local
-// minimum or when `budget` runs out (time; expansions: each move and the greedy completions').
+// from a better implementation (a tile size, where a Func is stored). A choice between
+// alternatives (enum or categorical) also moves with the decisions the order takes after it
+// up to the next object's (a Func's host, annotations and tiles) re-made by the greedy
+// completion. Stops at a local minimum or when `budget` runs out (time; expansions: each move
+// and the greedy completions').
 struct Descent {
   Candidate best;          // start, or the cheapest implementation the moves reached
   double cost = 0;         // its cost

@@ -2,6 +2,7 @@
 // search: one decision changed, the rest kept where the space allows, the order of measuring.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -161,6 +162,86 @@ TEST(Descend, ReachesALocalMinimumNoWorseThanTheStart) {
   EXPECT_TRUE(space.satisfies_all(d.best));
   for (const Neighbour& n : neighbours(space, objective, root, d.best, every_var(space)))
     EXPECT_GE(n.cost, d.cost) << "a cheaper neighbour changes var " << n.var;
+}
+
+// Per object, a placement (root or inside) then a tile size: a tile good at the root is bad
+// inside, so moving the placement alone never pays, and moving it with its tile does.
+class PlacementSpace : public Space {
+ public:
+  explicit PlacementSpace(int objects) {
+    for (int o = 0; o < objects; ++o) {
+      VarLayout place;
+      place.decl = 0;
+      place.args = {o};
+      place.universe_size = 2;
+      add_var(place);
+      VarLayout tile;
+      tile.decl = 1;
+      tile.args = {o};
+      tile.is_enum = false;
+      tile.universe_size = 4;
+      tile.ints = {1, 2, 4, 8};
+      add_var(tile);
+    }
+    finish_layout();
+  }
+  static constexpr int kRoot = 0, kInside = 1;
+  // Root: 10 at tile 2, one more per halving or doubling. Inside: 2 at tile 8, six more per halving.
+  static double cost_of(int place, int64_t tile) {
+    const double steps = std::log2(static_cast<double>(tile));
+    return place == kRoot ? 10 + std::abs(steps - 1) : 2 + 6 * std::abs(steps - 3);
+  }
+
+ protected:
+  std::string decl_name(int decl) const override { return decl == 0 ? "place" : "tile"; }
+  std::string counter_decl_name(int) const override { return "none"; }
+  std::string object_name(int, int, int object) const override { return "f" + std::to_string(object); }
+  std::string enum_value_name(int, int value) const override { return value == kRoot ? "root" : "inside"; }
+  std::string counter_object_name(int, int, int) const override { return "?"; }
+  void post(PropagationContext&) const override {}
+  void on_change(PropagationContext&, int) const override {}
+  bool check_clauses(const Candidate&) const override { return true; }
+};
+
+// Per object, the cheapest placement and tile its domains still allow.
+class PlacementObjective : public Objective {
+ public:
+  double cost(const Space& space, const Candidate& c) const override { return lower_bound(space, c); }
+  double lower_bound(const Space& space, const Candidate& c) const override {
+    double sum = 0;
+    for (int place_var = 0; place_var < space.num_vars(); place_var += 2) {
+      double best = std::numeric_limits<double>::infinity();
+      for (int place : space.values(c, place_var))
+        for (int tile : space.values(c, place_var + 1))
+          best = std::min(best, PlacementSpace::cost_of(place, space.value_int(place_var + 1, tile)));
+      sum += best;
+    }
+    return sum;
+  }
+};
+
+TEST(Descend, MovesAChoiceTogetherWithTheDecisionsThatGoWithIt) {
+  const PlacementSpace space(2);
+  const PlacementObjective objective;
+  const Candidate root = *space.root();
+  Candidate start = root;
+  for (int place_var = 0; place_var < space.num_vars(); place_var += 2) {
+    ASSERT_TRUE(space.fix(start, place_var, PlacementSpace::kRoot));
+    ASSERT_TRUE(space.fix(start, place_var + 1, 1));  // tile 2
+  }
+  ASSERT_DOUBLE_EQ(objective.cost(space, start), 20);
+  // One decision changed, the rest kept: nothing cheaper (inside with tile 2 costs 14).
+  for (const Neighbour& n : neighbours(space, objective, root, start, every_var(space)))
+    EXPECT_GE(n.cost, 20) << "var " << n.var;
+
+  const Descent d = descend(space, objective, root, start, every_var(space), Budget{});
+  EXPECT_TRUE(d.converged);
+  EXPECT_EQ(d.moves, 2);
+  EXPECT_DOUBLE_EQ(d.cost, 4);  // both inside, tile 8
+  for (int place_var = 0; place_var < space.num_vars(); place_var += 2) {
+    EXPECT_EQ(space.first_value(d.best, place_var), PlacementSpace::kInside);
+    EXPECT_EQ(space.value_int(place_var + 1, space.first_value(d.best, place_var + 1)), 8);
+  }
 }
 
 TEST(Descend, StopsAtTheNodeLimit) {
