@@ -76,6 +76,7 @@ const std::vector<std::string> kStockSchedulers = {"Mullapudi2016", "Adams2019"}
 constexpr const char* kBaseline = "Adams2019";
 
 int core_count() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+int timing_threads(int threads) { return threads > 0 ? threads : core_count(); }
 
 std::string self_exe() {
   std::error_code ec;
@@ -93,6 +94,7 @@ struct ChildOptions {
   int runs = 10;
   int warmup = 1;
   int adams_beam_size = 0;  // 0: the plugin's default
+  int threads = 0;          // worker threads that time a pipeline; 0: every core
 };
 
 std::string plugin_path(const std::string& scheduler) {
@@ -186,13 +188,13 @@ json run_one(const ChildOptions& o) {
     return out;
   }
   const Halide::Target target = hb::host_target();
-  hb::set_jit_threads(0, target);  // every core, from the first compilation on
+  hb::set_jit_threads(o.threads, target);  // from the first compilation on
   hb::RunOptions run;
-  run.threads = 0;
+  run.threads = o.threads;
   run.warmup_runs = o.warmup;
   run.timed_runs = o.runs;
   out["runs"] = o.runs;
-  out["threads"] = core_count();
+  out["threads"] = timing_threads(o.threads);
   const std::optional<hb::Outputs> reference = reference_for(*app, target, out);
   if (!reference) return out;
   const std::optional<hb::AppInstance> inst =
@@ -223,7 +225,7 @@ json run_side_by_side(const ChildOptions& o, const std::vector<std::string>& con
     return out;
   }
   const Halide::Target target = hb::host_target();
-  hb::set_jit_threads(0, target);
+  hb::set_jit_threads(o.threads, target);
   const std::optional<hb::Outputs> reference = reference_for(*app, target, out);
   if (!reference) return out;
   std::vector<json> rows;
@@ -247,6 +249,7 @@ json run_side_by_side(const ChildOptions& o, const std::vector<std::string>& con
   run.warmup_runs = o.warmup;
   run.timed_runs = o.runs;
   run.min_timed_seconds = seconds;
+  run.threads = o.threads;
   const std::vector<hb::EvalResult> results = hb::evaluate_instances_interleaved(pointers, *reference, target, run);
   const bool baseline_timed = !built.empty() && built[0] == 0 && results[0].ok;
   for (size_t k = 0; k < built.size(); ++k) {
@@ -289,6 +292,7 @@ struct Options {
   int runs = 10;
   int warmup = 1;
   int adams_beam_size = 0;
+  int threads = 0;  // worker threads that time each pipeline; 0: every core
   double timeout = 600;          // per stock autoscheduler cell (search + compile + runs)
   double measure_timeout = 300;  // per naive / expert / candor-measure cell
   std::string schedulers;        // comma separated subset; empty: all
@@ -407,6 +411,7 @@ class Driver {
                                      "--runs", std::to_string(o_.runs), "--warmup", std::to_string(o_.warmup)};
     if (!schedule_file.empty()) argv.insert(argv.end(), {"--schedule-file", schedule_file});
     if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
+    if (o_.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o_.threads)});
     candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, timeout);
     json cell;
     if (auto line = tagged_line(c.output, kResultTag)) cell = json::parse(*line, nullptr, false);
@@ -536,6 +541,7 @@ class Driver {
                                        fmt::format("{}", o_.side_by_side_seconds), "--runs", std::to_string(o_.runs),
                                        "--warmup", std::to_string(o_.warmup)};
       if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
+    if (o_.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o_.threads)});
       candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, o_.timeout + o_.measure_timeout);
       json row;
       if (auto line = tagged_line(c.output, kResultTag)) row = json::parse(*line, nullptr, false);
@@ -717,7 +723,7 @@ class Driver {
     };
     if (has_base) geo_row("geomean runtime/Adams2019", true);
     if (has_naive) geo_row("geomean speedup vs naive", false);
-    std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, " << core_count()
+    std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, " << timing_threads(o_.threads)
               << " threads; search s = seconds to produce the schedule.\n";
     if (has_base && !side_by_side_.empty()) side_by_side_table(apps, schedulers);
 
@@ -870,6 +876,11 @@ int main(int argc, char** argv) {
   cli.add_option("--measure-timeout", o.measure_timeout, "seconds per other measurement")->capture_default_str();
   cli.add_option("--adams-beam-size", o.adams_beam_size, "HL_BEAM_SIZE for Adams2019 (0: its default)")
       ->capture_default_str();
+  cli.add_option("--threads", o.threads,
+                 "worker threads that time each pipeline (0: every core); searches still plan for every core, "
+                 "so use a fresh --out")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cli.add_option("--schedulers", o.schedulers, "comma-separated subset of the contenders");
   cli.add_option("--candor", o.candor, "the candor executable (default: next to this one)");
   cli.add_flag("--fresh", o.fresh, "forget the results of earlier runs in --out");
@@ -898,6 +909,7 @@ int main(int argc, char** argv) {
     c.runs = o.runs;
     c.warmup = o.warmup;
     c.adams_beam_size = o.adams_beam_size;
+    c.threads = o.threads;
     return child_main(c, side_by_side, schedule_dir, o.side_by_side_seconds);
   }
   try {

@@ -63,6 +63,7 @@ struct AnalyticModelOptions {
   // A rolled loop of a register tile's inner band this short counts as unrolled: LLVM unrolls
   // a constant 2-trip loop itself (depthwise_separable_conv's pointwise tile of 4 vectors x 2
   // pixels ran alike with the pixel loop rolled and unrolled, 1.002 and 0.997 side by side).
+  // One such loop only: two nested ones are a loop inside the reduction.
   int llvm_unrolled_trips = 2;
   // Halide gives a buffer of constant size up to this many bytes stack space (its
   // runtime's maximum_stack_allocation_bytes) instead of a heap allocation.
