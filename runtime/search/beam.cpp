@@ -25,6 +25,11 @@
 // search from it (candor::descend: one decision changed at a time, the rest kept) within the
 // same budget; the answers of a beam sit in the valleys it reached, and a neighbour is often
 // better. Anytime rounds are narrowed to leave the last descent's time for the next one.
+// Kicks (kick=1): after an anytime round that did not improve the incumbent, as long again
+// (seconds, or expansions without a time limit) escaping the incumbent's local minimum by
+// kicks (iterated_descent in neighbours.h: a placement moved with its tiles re-made, then
+// descended from), resumed where the last such phase stopped; a round that keeps finding
+// nothing new leaves its time to the kicks until every kick of the minimum is spent.
 // Anytime (anytime=1, when the budget has a time or node limit): the first round is plain
 // beam search, so the best is never worse than with anytime=0 and the same seed (unless the
 // greedy dive predicts that a round of `width` cannot end within the budget, as width x
@@ -71,6 +76,7 @@ struct Settings {
   double grow = 0;
   double jitter = 0;
   bool descend = false;
+  bool kick = false;
 };
 
 // What one round cost and whether it enumerated the whole tree.
@@ -130,8 +136,10 @@ class Beam : public Search {
       if (repeat && s_.jitter <= 0) break;
       width = next;
       widest = std::max(widest, width);
+      const double before = run.best_cost();
       last = round(run, root, width, repeat ? &jitter_rng : nullptr, false);
       if (!last.exhausted) descend_from_incumbent(run, root);
+      if (!last.exhausted && !(run.best_cost() < before)) kick(run, root, last);
     }
     return run.finish(last.exhausted);
   }
@@ -168,6 +176,21 @@ class Beam : public Search {
     descended_ = run.best_cost();
     remember(run.space, *run.best(), run.best_cost());
     descent_seconds_ = run.elapsed() - started;
+  }
+
+  // With kick=1, escapes from the incumbent's local minimum for as long as `last` took (see
+  // Kicks); each improvement is descended from before it is kicked in turn.
+  void kick(Run& run, const Candidate& root, const RoundReport& last) {
+    if (!s_.kick || !s_.descend || !run.best()) return;
+    PhaseLimit limit;
+    if (run.time_limited())
+      limit.until_seconds = run.elapsed() + last.seconds;
+    else
+      limit.until_expanded = run.stats.expanded + std::max<int64_t>(1, last.expanded);
+    while (!run.stop() && kicks_.escape(run, root, order_, limit)) {
+      descend_from_incumbent(run, root);
+      remember(run.space, *run.best(), run.best_cost());
+    }
   }
 
   // The widest round that should end within the budget left, less `reserve` seconds,
@@ -342,6 +365,7 @@ class Beam : public Search {
   double descent_seconds_ = 0;    // what the last descent took: reserved for the next one
   std::vector<Implementation> top_;  // the valleys the restricted passes refine
   std::vector<std::vector<Candidate>> sources_;  // see fill_top
+  Kicks kicks_;                                  // see kick
 };
 
 }  // namespace
@@ -357,7 +381,8 @@ EngineEntry beam_entry() {
            {"anytime", "1", "1: after the first round, more rounds until a time or node limit is hit"},
            {"grow", "2", "width factor from one anytime round to the next (narrowed to fit the budget)"},
            {"jitter", "0.2", "a round not wider than an earlier one ranks by estimate * [1, 1+jitter)"},
-           {"descend", "1", "1: after each round that improved the best, descend from it (one decision changed at a time)"}},
+           {"descend", "1", "1: after each round that improved the best, descend from it (one decision changed at a time)"},
+           {"kick", "1", "1 (with descend=1): after a round that did not improve the best, as long again escaping its local minimum by kicks"}},
           [](const Options& o) -> std::unique_ptr<Search> {
             Settings s;
             s.width = o.integer("width");
@@ -368,6 +393,7 @@ EngineEntry beam_entry() {
             s.grow = o.number("grow");
             s.jitter = o.number("jitter");
             s.descend = o.flag("descend");
+            s.kick = o.flag("kick");
             if (s.width < 1 || s.passes < 1 || s.keep < 1) {
               throw std::invalid_argument("search 'beam': width, passes and keep must be >= 1");
             }

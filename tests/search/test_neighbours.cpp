@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <stdexcept>
 
 #include "neighbours.h"
 #include "random_dive.h"
@@ -220,15 +221,20 @@ class PlacementObjective : public Objective {
   }
 };
 
+Candidate every_object_at_the_root_with_tile_2(const PlacementSpace& space) {
+  Candidate start = *space.root();
+  for (int place_var = 0; place_var < space.num_vars(); place_var += 2) {
+    if (!space.fix(start, place_var, PlacementSpace::kRoot) || !space.fix(start, place_var + 1, 1))
+      throw std::logic_error("PlacementSpace: cannot fix the start");
+  }
+  return start;
+}
+
 TEST(Descend, MovesAChoiceTogetherWithTheDecisionsThatGoWithIt) {
   const PlacementSpace space(2);
   const PlacementObjective objective;
   const Candidate root = *space.root();
-  Candidate start = root;
-  for (int place_var = 0; place_var < space.num_vars(); place_var += 2) {
-    ASSERT_TRUE(space.fix(start, place_var, PlacementSpace::kRoot));
-    ASSERT_TRUE(space.fix(start, place_var + 1, 1));  // tile 2
-  }
+  const Candidate start = every_object_at_the_root_with_tile_2(space);
   ASSERT_DOUBLE_EQ(objective.cost(space, start), 20);
   // One decision changed, the rest kept: nothing cheaper (inside with tile 2 costs 14).
   for (const Neighbour& n : neighbours(space, objective, root, start, every_var(space)))
@@ -242,6 +248,50 @@ TEST(Descend, MovesAChoiceTogetherWithTheDecisionsThatGoWithIt) {
     EXPECT_EQ(space.first_value(d.best, place_var), PlacementSpace::kInside);
     EXPECT_EQ(space.value_int(place_var + 1, space.first_value(d.best, place_var + 1)), 8);
   }
+}
+
+// Two objects of PlacementSpace coupled: object 0 (a host: 5 at tile 2, one more per halving
+// or doubling, +100 inside) and object 1, which pays inside only once the host's tile is 8
+// (+5 per halving below it). The start, both at the root with tile 2 (15), is a local minimum
+// even for block moves: object 1 inside with its tile re-made costs 17. Descending from that
+// kick widens the host's tile: 13 at tile 4, 9 at tile 8.
+class CoupledObjective : public Objective {
+ public:
+  double cost(const Space& space, const Candidate& c) const override { return lower_bound(space, c); }
+  double lower_bound(const Space& space, const Candidate& c) const override {
+    double best = std::numeric_limits<double>::infinity();
+    for (int host_place : space.values(c, 0))
+      for (int host_tile : space.values(c, 1))
+        for (int place : space.values(c, 2))
+          for (int tile : space.values(c, 3))
+            best = std::min(best, of(host_place, space.value_int(1, host_tile), place, space.value_int(3, tile)));
+    return best;
+  }
+  static double of(int host_place, int64_t host_tile, int place, int64_t tile) {
+    const double host_steps = std::log2(static_cast<double>(host_tile)), steps = std::log2(static_cast<double>(tile));
+    const double host = 5 + std::abs(host_steps - 1) + (host_place == PlacementSpace::kInside ? 100 : 0);
+    if (place == PlacementSpace::kRoot) return host + 10 + std::abs(steps - 1);
+    return host + 2 + 6 * std::abs(steps - 3) + 5 * (3 - host_steps);
+  }
+};
+
+TEST(IteratedDescent, KicksAPlacementOutOfALocalMinimumThatDescentKeeps) {
+  const PlacementSpace space(2);
+  const CoupledObjective objective;
+  const Candidate root = *space.root();
+  const Candidate start = every_object_at_the_root_with_tile_2(space);
+  ASSERT_DOUBLE_EQ(objective.cost(space, start), 15);
+
+  const Descent local = descend(space, objective, root, start, every_var(space), Budget{});
+  EXPECT_TRUE(local.converged);
+  EXPECT_DOUBLE_EQ(local.cost, 15);
+
+  const Descent d = iterated_descent(space, objective, root, start, every_var(space), Budget{});
+  EXPECT_TRUE(d.converged);
+  EXPECT_DOUBLE_EQ(d.cost, 9);
+  EXPECT_EQ(space.first_value(d.best, 2), PlacementSpace::kInside);
+  EXPECT_EQ(space.value_int(1, space.first_value(d.best, 1)), 8);
+  EXPECT_EQ(space.value_int(3, space.first_value(d.best, 3)), 8);
 }
 
 TEST(Descend, StopsAtTheNodeLimit) {
