@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <type_traits>
 
 #include "traversal.h"
 #include "view_util.h"
@@ -856,23 +857,28 @@ class Evaluator {
     return p >= 0 ? std::max(1, kd_.funcs[p].bytes_per_point) : 4;
   }
 
-  // Calls visit(edge, p, len, step) for every read of a buffer by stage (f, stage), looking
-  // through inlined Funcs to what they read: `p` the producer's index (-1: an input), `len`
-  // the region the reading loops cover (by loop; through an inlined Func, its loops) and
-  // `step` how those loops move per step of the stage's loops moving by `step0`.
+  // Calls visit(edge, p, len, step[, evals]) for every read of a buffer by stage (f, stage),
+  // looking through inlined Funcs to what they read: `p` the producer's index (-1: an input),
+  // `len` the region the reading loops cover (by loop; through an inlined Func, its loops),
+  // `step` how those loops move per step of the stage's loops moving by `step0`, and `evals`
+  // the evaluations per point of the stage of the Func the edge reads into (1, or through
+  // inlined Funcs the product of their inline_evals per point: Halide evaluates an inlined Func
+  // at every call site reading another point, so its loads repeat per call site).
   template <class Visit>
   void for_each_buffer_read(int f, int stage, const std::vector<double>& len0, const std::vector<double>& step0,
                             Visit&& visit) const {
     struct Read {
       const hb::Edge* e;
       std::vector<double> len, step;
+      double evals;
     };
     const std::string& name = kd_.funcs[f].name;
     std::vector<Read> todo;
-    for (const hb::Edge* e : kd_.edges_into(name, stage)) todo.push_back({e, len0, step0});
+    for (const hb::Edge* e : kd_.edges_into(name, stage)) todo.push_back({e, len0, step0, 1.0});
     for (size_t q = 0; q < todo.size() && q < 256; ++q) {
       const hb::Edge* e = todo[q].e;
       const std::vector<double> len = todo[q].len, step = todo[q].step;
+      const double evals = todo[q].evals;
       const int p = e->producer_is_input ? -1 : find(e->producer);
       if (p >= 0 && e->producer != name && state_[p].where == Where::Inline) {
         std::vector<double> plen, pstep;
@@ -883,10 +889,15 @@ class Evaluator {
           plen.push_back(arg ? w[l.arg_index] : double(l.extent));
           pstep.push_back(arg ? moved[l.arg_index] : 0.0);
         }
-        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen, pstep});
+        const double per_point = inline_evals(*e, std::vector<double>(len.size(), 1.0));
+        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen, pstep, evals * per_point});
         continue;
       }
-      visit(*e, p, len, step);
+      if constexpr (std::is_invocable_v<Visit, const hb::Edge&, int, const std::vector<double>&,
+                                        const std::vector<double>&, double>)
+        visit(*e, p, len, step, evals);
+      else
+        visit(*e, p, len, step);
     }
   }
 
@@ -1478,10 +1489,23 @@ class Evaluator {
                            });
     const double reread_bytes = s.host >= 0 ? host_tile_bytes(s.host, s.where) * m_.cores : 0;
     const Bandwidth* reread_level = s.host >= 0 ? &m_.level_for(reread_bytes) : nullptr;
+    // Loads of a buffer per point: its reads through every inlined Func, but no more than the
+    // distinct points one point reads of it (Halide shares identical loads in an expression:
+    // harris's box filters read grad_x through inlined grad_xx and grad_xy at the same 9
+    // points, 9 loads where the call sites count 27).
+    std::map<std::string, std::pair<double, double>> reads_of;  // buffer: (call sites, distinct points)
+    for_each_buffer_read(f, stage, std::vector<double>(ext.size(), 1.0), std::vector<double>(ext.size(), 0.0),
+                         [&](const hb::Edge& e, int, const std::vector<double>& len, const std::vector<double>&,
+                             double evals) {
+                           auto& [sites, points] = reads_of[e.producer];
+                           sites += e.calls * evals;
+                           points = std::max(points, product(footprint(e, len)));
+                         });
     for_each_buffer_read(f, stage, ext, unit, [&](const hb::Edge& edge, int p, const std::vector<double>& len,
-                                                  const std::vector<double>& step) {
+                                                  const std::vector<double>& step, double evals) {
       const hb::Edge* e = &edge;
-      double calls = e->calls;
+      const auto& [sites, points] = reads_of[e->producer];
+      double calls = e->calls * evals * (sites > points && sites > 0 ? points / sites : 1.0);
       if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
       for (const auto& [shared, steps] : shared_by_unrolled)
         if (shared.count(e)) calls /= steps;

@@ -1156,6 +1156,28 @@ TEST(AnalyticModel, ARolledTwoTripLoopOfARegisterTileCountsAsUnrolled) {
   EXPECT_GT(rolled_four->loads_per_point, unrolled->loads_per_point + 0.9);
 }
 
+// An inlined Func is evaluated at each call site that reads another point, so its loads repeat
+// per call site: max_filter's output reads vert_max_3 at 18 points (9 columns, 2 rows each), so
+// with vert_max_3 inlined it loads vert_max_2 36 times a point, not twice. Counted twice, a
+// full-width strip with vert_max_3 inlined was priced 0.95 of 64-wide tiles that compute it per
+// subtile, and measured 1.25x them (the output stage 0.85 ms measured, 0.49 priced).
+TEST(AnalyticModel, AnInlinedFuncLoadsWhatItReadsAtEveryCallSite) {
+  const AppSpace app("max_filter");
+  auto output_loads = [&](const std::string& vert_max_3) {
+    const auto cost = stage_cost_with(app.kd, app.space,
+                                      {{"tile(max_filter.x)", "1024"}, {"tile(max_filter.y)", "64"},
+                                       {"location(vert_max_3)", vert_max_3}, {"location(vert_max_2)", "TILE"},
+                                       {"host(vert_max_2)", "max_filter"}, {"location(vert_max_1)", "INLINE"},
+                                       {"location(input_clamped)", "TILE"}, {"host(input_clamped)", "max_filter"}},
+                                      "max_filter");
+    return cost ? cost->loads_per_point : -1.0;
+  };
+  const double materialized = output_loads("TILE"), inlined = output_loads("INLINE");
+  ASSERT_GT(materialized, 0);
+  // Each of the 18 reads of vert_max_3 becomes two reads of vert_max_2.
+  EXPECT_NEAR(inlined - materialized, 18, 1e-9);
+}
+
 // LLVM unrolls one rolled two-trip loop in time to keep the accumulators in registers, not
 // two nested ones: depthwise_separable_conv's pointwise update in tiles of 2 vectors of
 // channels by 2 x 2 pixels ran 1.9x as long with both pixel loops rolled as with either one
