@@ -403,15 +403,20 @@ class Driver {
     }
   }
 
+  // The options a `head_to_head --one` child times with, as this driver was given them.
+  void add_timing_options(std::vector<std::string>& argv) const {
+    argv.insert(argv.end(), {"--runs", std::to_string(o_.runs), "--warmup", std::to_string(o_.warmup)});
+    if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
+    if (o_.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o_.threads)});
+  }
+
   // Runs `head_to_head --one` in a child process.
   json measure_child(const std::string& app, const std::string& scheduler, const std::string& schedule_file,
                      double timeout) {
     require_unchanged_executables(candor_);
-    std::vector<std::string> argv = {self_exe(), "--one", app, "--scheduler", scheduler,
-                                     "--runs", std::to_string(o_.runs), "--warmup", std::to_string(o_.warmup)};
+    std::vector<std::string> argv = {self_exe(), "--one", app, "--scheduler", scheduler};
     if (!schedule_file.empty()) argv.insert(argv.end(), {"--schedule-file", schedule_file});
-    if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
-    if (o_.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o_.threads)});
+    add_timing_options(argv);
     candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, timeout);
     json cell;
     if (auto line = tagged_line(c.output, kResultTag)) cell = json::parse(*line, nullptr, false);
@@ -538,10 +543,8 @@ class Driver {
                 << std::flush;
       std::vector<std::string> argv = {self_exe(), "--one", app, "--side-by-side", list, "--schedule-dir",
                                        (out_ / "schedules").string(), "--side-by-side-seconds",
-                                       fmt::format("{}", o_.side_by_side_seconds), "--runs", std::to_string(o_.runs),
-                                       "--warmup", std::to_string(o_.warmup)};
-      if (o_.adams_beam_size > 0) argv.insert(argv.end(), {"--adams-beam-size", std::to_string(o_.adams_beam_size)});
-    if (o_.threads > 0) argv.insert(argv.end(), {"--threads", std::to_string(o_.threads)});
+                                       fmt::format("{}", o_.side_by_side_seconds)};
+      add_timing_options(argv);
       candor::scheduler::ChildResult c = candor::scheduler::run_child(argv, o_.timeout + o_.measure_timeout);
       json row;
       if (auto line = tagged_line(c.output, kResultTag)) row = json::parse(*line, nullptr, false);
@@ -723,8 +726,8 @@ class Driver {
     };
     if (has_base) geo_row("geomean runtime/Adams2019", true);
     if (has_naive) geo_row("geomean speedup vs naive", false);
-    std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, " << timing_threads(o_.threads)
-              << " threads; search s = seconds to produce the schedule.\n";
+    std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, "
+              << timing_threads(o_.threads) << " threads; search s = seconds to produce the schedule.\n";
     if (has_base && !side_by_side_.empty()) side_by_side_table(apps, schedulers);
 
     // summary.csv: one row per app.

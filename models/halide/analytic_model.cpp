@@ -1505,7 +1505,7 @@ class Evaluator {
                                                   const std::vector<double>& step, double evals) {
       const hb::Edge* e = &edge;
       const auto& [sites, points] = reads_of[e->producer];
-      double calls = e->calls * evals * (sites > points && sites > 0 ? points / sites : 1.0);
+      double calls = e->calls * evals * (sites > points ? points / sites : 1.0);
       if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
       for (const auto& [shared, steps] : shared_by_unrolled)
         if (shared.count(e)) calls /= steps;

@@ -179,7 +179,8 @@ class Beam : public Search {
   }
 
   // With kick=1, escapes from the incumbent's local minimum for as long as `last` took (see
-  // Kicks); each improvement is descended from before it is kicked in turn.
+  // Kicks); each improvement is descended from (and remembered as a valley) before it is
+  // kicked in turn.
   void kick(Run& run, const Candidate& root, const RoundReport& last) {
     if (!s_.kick || !s_.descend || !run.best()) return;
     PhaseLimit limit;
@@ -187,10 +188,7 @@ class Beam : public Search {
       limit.until_seconds = run.elapsed() + last.seconds;
     else
       limit.until_expanded = run.stats.expanded + std::max<int64_t>(1, last.expanded);
-    while (!run.stop() && kicks_.escape(run, root, order_, limit)) {
-      descend_from_incumbent(run, root);
-      remember(run.space, *run.best(), run.best_cost());
-    }
+    while (!run.stop() && kicks_.escape(run, root, order_, limit)) descend_from_incumbent(run, root);
   }
 
   // The widest round that should end within the budget left, less `reserve` seconds,

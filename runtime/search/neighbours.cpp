@@ -232,7 +232,6 @@ Descent iterated_descent(const Space& space, const Objective& objective, const C
                          const Candidate& start, const std::vector<int>& order, const Budget& budget) {
   const VarOrderBrancher brancher(order);
   search_detail::Run run(space, objective, brancher, budget);
-  const SearchStats before = run.stats;
   Descent out = search_detail::descend(run, root, start, objective.cost(space, start), order);
   if (!out.converged) return out;
   run.offer(out.best);

@@ -51,9 +51,9 @@ Descent descend(const Space& space, const Objective& objective, const Candidate&
 
 // Iterated local search: descend from `start`, then escape each local minimum by kicks. A kick
 // is a block move (as in descend) of a choice the order's first declaration makes (where a
-// Func is computed), taken whatever it costs;
-// the kicks of a minimum are descended from in turn, cheapest first, and the first descent
-// that ends below the minimum moves the search there. A descent takes a placement and the
+// Func is computed), taken whatever it costs; the kicks of a minimum are descended from in
+// turn, cheapest first, and the first descent that ends below the minimum moves the search
+// there. A descent takes a placement and the
 // tiles that suit it only when both pay at once; a kick lets the tiles follow the placement
 // over several moves (lens_blur's bokeh_sum inside its consumer's subtiles pays only once the
 // consumer's subtiles widen: a 30 s beam stopped 1.5% above it). Stops when every kick of a
