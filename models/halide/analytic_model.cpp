@@ -671,13 +671,25 @@ class Evaluator {
     forget_placements();
   }
 
-  // What Func i placed at the root (in state_[i]) is completed and priced from: its view and
-  // the bytes the pipeline streams through.
+  // What Func i placed at the root (in state_[i]) is completed and priced from: its view, the
+  // bytes the pipeline streams through, and how the other Funcs placed so far split their work
+  // over the cores (l2_share).
   std::vector<int64_t> root_placement_key(int i, const FuncView* fv) const {
     const double streamed = pipeline_bytes();
     int64_t streamed_bits;
     std::memcpy(&streamed_bits, &streamed, sizeof streamed_bits);
     std::vector<int64_t> key = {i, streamed_bits};
+    std::set<std::string> buffers = root_buffers_read(i);
+    buffers.insert(kd_.funcs[i].name);
+    for (int q = 0; q < int(state_.size()); ++q) {
+      if (q == i || !state_[q].resolved || state_[q].where == Where::Inline) continue;
+      const auto& read = root_buffers_read(q);
+      if (!buffers.count(kd_.funcs[q].name) &&
+          std::none_of(read.begin(), read.end(), [&](const std::string& b) { return buffers.count(b) > 0; }))
+        continue;
+      const auto [arg, tile] = parallel_split(top_host(q));
+      key.insert(key.end(), {q, arg, tile});
+    }
     if (!fv) return key;
     for (const StageView& sv : fv->stages) {
       key.insert(key.end(), {sv.stage, sv.parallel.bits, sv.vectorize.bits, sv.unroll.bits, sv.unroll_third.bits,
@@ -1114,16 +1126,44 @@ class Evaluator {
     return p < 0 ? 0.0 : kd_.funcs[p].points() * double(kd_.funcs[p].bytes_per_point);
   }
 
-  // The level a root buffer of `bytes` (with what the pipeline streams between two passes
-  // over it) is read from. Its lines wait in the L2 of the core that last touched them, and
-  // stages split their work over the cores differently, so another core's pass finds them
-  // in L3: only what fits one core's L2 stays there. On a Xeon with 2 MB of L2 per core,
-  // lens_blur (4.5 MB a run at the root) ran its input_clamped down 16-column strips in
-  // 0.146 ms after 4 MB of other traffic, 0.055 ms with its buffers left in L2, and
-  // camera_pipe's pick priced this way ran 0.78 of the one priced from L2.
-  const Bandwidth& root_level_for(double bytes) const {
-    if (bytes <= double(m_.l2_bytes)) return m_.level_for(bytes);
-    return m_.level_for(std::max(bytes, double(m_.capacity("L2")) + 1));
+  // The share of root buffer `buffer`'s lines that a pass over it finds in L2, the pipeline
+  // streaming `bytes` between two passes. Its lines wait in the L2 of the core that last
+  // touched them. When every stage touching it splits its work over the cores alike, each
+  // core finds its own share there, and the cores' L2s hold `bytes` together. Otherwise
+  // another core's pass finds some lines in L3: all stay in L2 when the pipeline fits one
+  // core's L2, none when it fills the cores' L2s together, a share in between. On a Xeon with
+  // 2 MB of L2 per core, lens_blur (3.2 MB a run at its pick's placements) ran its
+  // input_clamped down 16-column strips in 0.146 ms after 4 MB of other traffic, 0.055 ms
+  // with its buffers left in L2; depthwise_separable_conv's depthwise_relu at the root (2.1
+  // MB streamed), written and read in the same strips of 16 rows, ran 0.9 of the pick that
+  // computes it in tiles.
+  double l2_share(const std::string& buffer, double bytes) const {
+    const double one = double(m_.l2_bytes), all = double(m_.capacity("L2"));
+    if (bytes <= one || bytes > all || split_alike(buffer)) return 1;
+    return (all - bytes) / (all - one);
+  }
+
+  // Whether every stage that writes or reads root buffer `buffer` (with the Funcs computed in
+  // its tiles) runs in parallel along the same storage dimension in the same tiles.
+  bool split_alike(const std::string& buffer) const {
+    std::optional<std::pair<int, int64_t>> split;
+    for (int q = 0; q < int(state_.size()); ++q) {
+      if (!state_[q].resolved || state_[q].where == Where::Inline) continue;
+      if (kd_.funcs[q].name != buffer && !root_buffers_read(q).count(buffer)) continue;
+      const auto here = parallel_split(top_host(q));
+      if (here.first < 0 || (split && *split != here)) return false;
+      split = here;
+    }
+    return split.has_value();
+  }
+
+  // The storage dimension along which root Func h's pure stage runs in parallel, and that
+  // loop's tile; {-1, 0} when it runs on one core (or is not resolved yet).
+  std::pair<int, int64_t> parallel_split(int h) const {
+    const FuncState& hs = state_[h];
+    if (hs.choice.empty() || !hs.choice[0].parallel) return {-1, 0};
+    const StageChoice& c = hs.choice[0];
+    return {kd_.funcs[h].stages[0].loops[c.parallel_loop].arg_index, c.tile[c.parallel_loop]};
   }
 
   // Bytes of every buffer a run of the pipeline streams through: its inputs and the Funcs at
@@ -1456,6 +1496,19 @@ class Evaluator {
       stalled += std::max(0.0, t - bytes / std::max(bandwidth_of(level, resident, true), 1.0));
       return t;
     };
+    // transfer_s for root buffer `buffer` at `level`: from L2, the share of its lines that
+    // another core's pass left in L3 comes from there (l2_share).
+    const Bandwidth* l2 = nullptr;
+    for (const Bandwidth& b : m_.bandwidth)
+      if (b.level == "L2") l2 = &b;
+    const Bandwidth& past_l2 = m_.level_for(double(m_.capacity("L2")) + 1);
+    auto root_transfer_s = [&](const std::string& buffer, double bytes, const Bandwidth& level, double resident,
+                               double& stalled) {
+      const double in_l2 = &level == l2 ? l2_share(buffer, resident) : 1.0;
+      double t = transfer_s(bytes * in_l2, level, resident, stalled);
+      if (in_l2 < 1) t += transfer_s(bytes * (1 - in_l2), past_l2, resident, stalled);
+      return t;
+    };
     const double bw_l1 = m_.bandwidth.empty() ? 1e12 : m_.bandwidth.front().with_cores(cores, m_.cores);
     double loads_per_point = 0;
     StageCost::LoadParts& parts = c.load_parts;
@@ -1542,8 +1595,8 @@ class Evaluator {
       c.footprint_bytes += bytes;
       // A footprint that stays in L1 costs only its load instructions, charged below for
       // every load; from further out, its lines come in once per production.
+      const Bandwidth& level = m_.level_for(resident_bytes);
       const bool root_buffer = e->producer_is_input || (p >= 0 && state_[p].where == Where::Root);
-      const Bandwidth& level = root_buffer ? root_level_for(resident_bytes) : m_.level_for(resident_bytes);
       if (root_buffer && &level != &m_.bandwidth.front()) {
         double fresh = s.productions * bytes, reread = 0;
         if (const auto w = whole_bytes.find(e); w != whole_bytes.end() && reread_level && reread_level->bytes < level.bytes) {
@@ -1553,7 +1606,8 @@ class Evaluator {
         // A reader computed in this stage's loop nest, or before it in the same tile, has just
         // brought these lines in (unsharp_mask's output reads the input rows gray read).
         const Bandwidth& from = warm_level(f, e->producer, level);
-        parts.levels_s += transfer_s(fresh, from, resident_bytes, stall_s);
+        parts.levels_s += &from == &level ? root_transfer_s(e->producer, fresh, level, resident_bytes, stall_s)
+                                          : transfer_s(fresh, from, resident_bytes, stall_s);
         if (reread > 0 && reread_level != &m_.bandwidth.front())
           parts.levels_s += transfer_s(reread, *reread_level, reread_bytes, stall_s);
       } else if (&level != &m_.bandwidth.front()) {
@@ -1610,8 +1664,9 @@ class Evaluator {
     const double out_total =
         s.where == Where::Root ? std::max(double(fi.points()) * fi.bytes_per_point, streamed) : s.buffer_bytes * m_.cores;
     double store_stall_s = 0;
-    const Bandwidth& store_level = s.where == Where::Root ? root_level_for(out_total) : m_.level_for(out_total);
-    c.store_s = transfer_s(c.points_computed * fi.bytes_per_point, store_level, out_total, store_stall_s);
+    const double stored = c.points_computed * fi.bytes_per_point;
+    c.store_s = s.where == Where::Root ? root_transfer_s(fi.name, stored, m_.level_for(out_total), out_total, store_stall_s)
+                                       : transfer_s(stored, m_.level_for(out_total), out_total, store_stall_s);
     if (register_tile) {
       c.store_s /= reduction_trips;
       store_stall_s /= reduction_trips;
