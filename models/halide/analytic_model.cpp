@@ -682,10 +682,7 @@ class Evaluator {
     std::set<std::string> buffers = root_buffers_read(i);
     buffers.insert(kd_.funcs[i].name);
     for (int q = 0; q < int(state_.size()); ++q) {
-      if (q == i || !state_[q].resolved || state_[q].where == Where::Inline) continue;
-      const auto& read = root_buffers_read(q);
-      if (!buffers.count(kd_.funcs[q].name) &&
-          std::none_of(read.begin(), read.end(), [&](const std::string& b) { return buffers.count(b) > 0; }))
+      if (q == i || std::none_of(buffers.begin(), buffers.end(), [&](const std::string& b) { return touches(q, b); }))
         continue;
       const auto [arg, tile] = parallel_split(top_host(q));
       key.insert(key.end(), {q, arg, tile});
@@ -1148,13 +1145,19 @@ class Evaluator {
   bool split_alike(const std::string& buffer) const {
     std::optional<std::pair<int, int64_t>> split;
     for (int q = 0; q < int(state_.size()); ++q) {
-      if (!state_[q].resolved || state_[q].where == Where::Inline) continue;
-      if (kd_.funcs[q].name != buffer && !root_buffers_read(q).count(buffer)) continue;
+      if (!touches(q, buffer)) continue;
       const auto here = parallel_split(top_host(q));
       if (here.first < 0 || (split && *split != here)) return false;
       split = here;
     }
     return split.has_value();
+  }
+
+  // Whether Func q, placed and not inlined, writes root buffer `buffer` or reads it (through
+  // inlined Funcs).
+  bool touches(int q, const std::string& buffer) const {
+    return state_[q].resolved && state_[q].where != Where::Inline &&
+           (kd_.funcs[q].name == buffer || root_buffers_read(q).count(buffer) > 0);
   }
 
   // The storage dimension along which root Func h's pure stage runs in parallel, and that
@@ -1498,13 +1501,10 @@ class Evaluator {
     };
     // transfer_s for root buffer `buffer` at `level`: from L2, the share of its lines that
     // another core's pass left in L3 comes from there (l2_share).
-    const Bandwidth* l2 = nullptr;
-    for (const Bandwidth& b : m_.bandwidth)
-      if (b.level == "L2") l2 = &b;
     const Bandwidth& past_l2 = m_.level_for(double(m_.capacity("L2")) + 1);
     auto root_transfer_s = [&](const std::string& buffer, double bytes, const Bandwidth& level, double resident,
                                double& stalled) {
-      const double in_l2 = &level == l2 ? l2_share(buffer, resident) : 1.0;
+      const double in_l2 = level.level == "L2" ? l2_share(buffer, resident) : 1.0;
       double t = transfer_s(bytes * in_l2, level, resident, stalled);
       if (in_l2 < 1) t += transfer_s(bytes * (1 - in_l2), past_l2, resident, stalled);
       return t;
