@@ -3,4 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+# On a failure, the host's calibration too: the models' prices (and some tests' ratios) follow it.
+ctest --test-dir build --output-on-failure -j "$(nproc)" "$@" || {
+  echo "test.sh: tests failed; this host's calibration (build/machine.json):"
+  cat build/machine.json 2>/dev/null || true
+  exit 1
+}

@@ -950,15 +950,19 @@ std::vector<std::pair<std::string, std::string>> unsharp_row_groups(int rows, co
 
 // Consecutive productions of gray overlap by its stencil's halo: per group of 4 rows it reads
 // 10 input rows, 6 of them read by the group before, which are still cached. Memory brings
-// each input row in once whatever the group size; only the cached re-reads grow.
+// each input row in once whatever the group size; only the cached re-reads grow. How much
+// they grow depends on the caches' bandwidths against memory's, so the prices are the
+// recorded machine's: a fresh calibration on CI's host once put the ratio at 1.52 (1.07-1.29
+// under every calibration the project has recorded).
 TEST(AnalyticModel, ConsecutiveProductionsReadTheirSharedHaloFromCache) {
-  const AppSpace app("unsharp_mask");
-  const auto groups_of_4 = stage_cost_with(app.kd, app.space, unsharp_row_groups(4, "SUBTILE"), "gray");
-  const auto groups_of_16 = stage_cost_with(app.kd, app.space, unsharp_row_groups(16, "SUBTILE"), "gray");
+  const AppSpace app("unsharp_mask", Halide::Target(recorded_machine().halide_target));
+  const mh::AnalyticModel model(recorded_machine());
+  const auto groups_of_4 = stage_cost_with(app.kd, app.space, unsharp_row_groups(4, "SUBTILE"), "gray", 0, model);
+  const auto groups_of_16 = stage_cost_with(app.kd, app.space, unsharp_row_groups(16, "SUBTILE"), "gray", 0, model);
   ASSERT_TRUE(groups_of_4 && groups_of_16);
   EXPECT_NEAR(groups_of_4->recompute / groups_of_16->recompute, 2.5 / 1.375, 0.1);
   // Charged per production at memory's bandwidth, the loads would grow with the recompute
-  // (1.82x); from cache they grow by less than half as much (1.31x on this Zen 4's calibration).
+  // (1.82x); from cache they grow by less than half as much.
   const double recompute_ratio = groups_of_4->recompute / groups_of_16->recompute;
   EXPECT_LT(groups_of_4->load_s / groups_of_16->load_s, 1 + 0.5 * (recompute_ratio - 1));
   EXPECT_GT(groups_of_4->load_s, groups_of_16->load_s);
