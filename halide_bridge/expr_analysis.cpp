@@ -323,6 +323,45 @@ class OpCounter : public HI::IRVisitor {
   }
 };
 
+// Counts whole the subexpressions that do not use `var_`; descends into those that do.
+class UniformOpCounter : public HI::IRVisitor {
+ public:
+  explicit UniformOpCounter(std::string var) : var_(std::move(var)) {}
+  OpCounts counts;
+
+ private:
+  using HI::IRVisitor::visit;
+  std::string var_;
+
+  template <typename T>
+  void split(const T* op) {
+    const Halide::Expr e(op);
+    if (HI::expr_uses_var(e, var_))
+      HI::IRVisitor::visit(op);
+    else
+      counts += count_ops(e);
+  }
+  void visit(const HI::Add* op) override { split(op); }
+  void visit(const HI::Sub* op) override { split(op); }
+  void visit(const HI::Mul* op) override { split(op); }
+  void visit(const HI::Div* op) override { split(op); }
+  void visit(const HI::Mod* op) override { split(op); }
+  void visit(const HI::Min* op) override { split(op); }
+  void visit(const HI::Max* op) override { split(op); }
+  void visit(const HI::EQ* op) override { split(op); }
+  void visit(const HI::NE* op) override { split(op); }
+  void visit(const HI::LT* op) override { split(op); }
+  void visit(const HI::LE* op) override { split(op); }
+  void visit(const HI::GT* op) override { split(op); }
+  void visit(const HI::GE* op) override { split(op); }
+  void visit(const HI::And* op) override { split(op); }
+  void visit(const HI::Or* op) override { split(op); }
+  void visit(const HI::Not* op) override { split(op); }
+  void visit(const HI::Select* op) override { split(op); }
+  void visit(const HI::Cast* op) override { split(op); }
+  void visit(const HI::Call* op) override { split(op); }
+};
+
 }  // namespace
 
 BoundaryClamp boundary_clamp(const Halide::Expr& e) {
@@ -333,6 +372,12 @@ BoundaryClamp boundary_clamp(const Halide::Expr& e) {
 
 OpCounts count_ops(const Halide::Expr& e) {
   OpCounter c;
+  if (e.defined()) e.accept(&c);
+  return c.counts;
+}
+
+OpCounts count_ops_uniform_along(const Halide::Expr& e, const std::string& var) {
+  UniformOpCounter c(var);
   if (e.defined()) e.accept(&c);
   return c.counts;
 }

@@ -95,6 +95,10 @@ struct OpCounts {
 };
 
 OpCounts count_ops(const Halide::Expr& e);
+// Of count_ops(e), the operations of subexpressions whose value does not vary with variable
+// `var`: in a loop vectorized along `var`, Halide computes those once per vector, not once per
+// lane (a boundary condition's tests on x and y, with channels in the vector).
+OpCounts count_ops_uniform_along(const Halide::Expr& e, const std::string& var);
 std::string type_name(const Halide::Type& t);  // "float32", "uint8", "bool"
 
 void to_json(nlohmann::json& j, const Rational& r);

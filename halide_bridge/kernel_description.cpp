@@ -442,6 +442,9 @@ class Describer {
         // (which `prepare` folds in): count those divisions before substituting.
         ops.variable_div = count_ops(HI::simplify(HI::substitute_in_all_lets(e))).variable_div;
         st.ops += ops;
+        st.ops_uniform_along.resize(loop_vars.size());
+        for (size_t i = 0; i < loop_vars.size(); ++i)
+          st.ops_uniform_along[i] += count_ops_uniform_along(exprs.back(), loop_vars[i]);
       };
       for (const Halide::Expr& v : def.values()) add(v);
       if (s > 0)
@@ -580,6 +583,7 @@ void to_json(nlohmann::json& j, const StageInfo& s) {
   j = nlohmann::json{{"index", s.index},
                      {"loops", s.loops},
                      {"ops", s.ops},
+                     {"ops_uniform_along", s.ops_uniform_along},
                      {"non_affine_addresses", s.non_affine_addresses},
                      {"points", s.points()}};
 }

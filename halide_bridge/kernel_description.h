@@ -78,6 +78,9 @@ struct StageInfo {
   int index = 0;                // 0: pure definition, k: update definition k-1
   std::vector<LoopInfo> loops;  // innermost first (Halide's default order)
   OpCounts ops;                 // per point
+  // Per loop (same order): the share of `ops` whose value does not vary along that loop
+  // (count_ops_uniform_along).
+  std::vector<OpCounts> ops_uniform_along;
   // Some coordinate it stores at (an update's arguments) or loads at is not affine in its
   // loops: data-dependent (a splat, a histogram, a lookup) or a product of loops. Points
   // computed past the required region (an update's RoundUp tail) read values never computed

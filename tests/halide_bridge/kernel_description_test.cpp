@@ -203,6 +203,35 @@ TEST(KernelDescription, ProductsOfBoundedTermsAreConstantRanges) {
   EXPECT_FALSE(affine_form(x * (x % 2), {"x", "r"}, r_in_0_1));
 }
 
+// A zero-padded image with channels innermost: its tests and clamps of x and y do not vary
+// along c, so vectorized along c they run once per vector; only the select of the values does
+// per lane. Along x, only the tests of y and w - 1 do.
+TEST(KernelDescription, OperationsUniformAlongALoopAreCountedPerLoop) {
+  Halide::Var c("c"), x("x"), y("y");
+  Halide::Param<int> w("w");
+  const Halide::Expr inside = x >= 0 && x < w && y >= 0 && y < 8;
+  const Halide::Expr e = Halide::select(inside, Halide::cast<float>(Halide::clamp(x, 0, w - 1) + c), 0.0f);
+  const OpCounts all = count_ops(e), along_c = count_ops_uniform_along(e, "c"),
+                 along_x = count_ops_uniform_along(e, "x");
+  EXPECT_EQ(all.compare, 4);
+  EXPECT_EQ(along_c.compare, 4);
+  EXPECT_EQ(along_c.logic, 3);
+  EXPECT_EQ(along_c.minmax, 2);
+  EXPECT_EQ(along_c.add, 1);  // w - 1
+  EXPECT_EQ(along_c.select + along_c.cast, 0);
+  EXPECT_EQ(along_x.compare, 2);  // y >= 0, y < 8
+  EXPECT_EQ(along_x.logic, 0);    // each && joins a test of x
+  EXPECT_EQ(along_x.minmax, 0);
+  EXPECT_EQ(along_x.add, 1);
+  EXPECT_EQ(count_ops_uniform_along(e, "z").arithmetic(), all.arithmetic());
+
+  KernelDescription kd = describe_app(blur_app(64, 48).build(), kHost);
+  const StageInfo& bx = kd.func("blur_x").stages[0];
+  ASSERT_EQ(bx.ops_uniform_along.size(), bx.loops.size());
+  // blur_x(x, y) = (in(x - 1, y) + in(x, y) + in(x + 1, y)) / 3: nothing is uniform along x.
+  EXPECT_EQ(bx.ops_uniform_along[0].arithmetic(), 0);
+}
+
 // Loop partitioning drops a boundary condition's clamp from the interior only where it can
 // solve the clamp's bound for the loop: not where the bound reads the clamped coordinate, as
 // camera_pipe's clamp that keeps each pixel's Bayer colour does.
