@@ -1,4 +1,8 @@
 #!/bin/bash
+# The same search under the model before (a worktree of d809f9a at /work/old, built) and after
+# (/work/main at 4917f74), with a node budget so that only the model differs; prints both
+# picks' predicted ms and whether they are the same schedule. The pairs (new first) are in
+# APP.pair.jsonl.
 M=/work/main/models/learned/dataset/2026-12-01/machine.json
 for a in camera_pipe unsharp_mask non_local_means lens_blur; do
   n=5000; [ $a != camera_pipe ] && n=20000
