@@ -433,6 +433,7 @@ class Describer {
       st.index = s;
       std::vector<std::string> loop_vars;
       st.loops = stage_loops(f, s, info.region, loop_vars);
+      st.ops_uniform_along.resize(loop_vars.size());
 
       std::vector<Halide::Expr> exprs;
       auto add = [&](const Halide::Expr& e) {
@@ -442,7 +443,6 @@ class Describer {
         // (which `prepare` folds in): count those divisions before substituting.
         ops.variable_div = count_ops(HI::simplify(HI::substitute_in_all_lets(e))).variable_div;
         st.ops += ops;
-        st.ops_uniform_along.resize(loop_vars.size());
         for (size_t i = 0; i < loop_vars.size(); ++i)
           st.ops_uniform_along[i] += count_ops_uniform_along(exprs.back(), loop_vars[i]);
       };
