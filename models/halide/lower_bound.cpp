@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "view_util.h"
@@ -26,26 +27,24 @@ std::vector<std::pair<std::string, double>> certain_ops(const hb::OpCounts& ops)
 namespace {
 
 // certain_ops of the operations that vary along the stage's vector loop, whichever loop that
-// is: those uniform along it may run once per vector (assumption 8), so the loop with the
-// most of them leaves the fewest.
+// is: those uniform along it may run once per vector (assumption 8). Per type, the fewest
+// over the loops (and over no vectorization at all), so that neither the total nor the
+// slowest type exceeds what any choice of vector loop leaves.
 std::vector<std::pair<std::string, double>> certain_lane_ops(const hb::StageInfo& st) {
-  std::vector<std::pair<std::string, double>> fewest = certain_ops(st.ops);
-  auto total = [](const std::vector<std::pair<std::string, double>>& ops) {
-    double t = 0;
-    for (const auto& [type, n] : ops) t += n;
-    return t;
-  };
+  std::map<std::string, double> fewest;
+  for (const auto& [type, n] : certain_ops(st.ops)) fewest[type] = n;
   for (const hb::OpCounts& uniform : st.ops_uniform_along) {
     hb::OpCounts varying;
-    varying.cast = st.ops.cast - uniform.cast;
+    varying.cast = st.ops.cast;  // any cast may be of any type (assumption 2)
     for (const auto& [type, n] : st.ops.by_type) {
       const auto u = uniform.by_type.find(type);
       varying.by_type[type] = n - (u == uniform.by_type.end() ? 0 : u->second);
     }
-    auto ops = certain_ops(varying);
-    if (total(ops) < total(fewest)) fewest = std::move(ops);
+    std::map<std::string, double> left;
+    for (const auto& [type, n] : certain_ops(varying)) left[type] = n;
+    for (auto& [type, n] : fewest) n = std::min(n, left.count(type) ? left.at(type) : 0.0);
   }
-  return fewest;
+  return {fewest.begin(), fewest.end()};
 }
 
 // Most cores the stage (func, stage) can occupy with its own parallel loop at the root: the

@@ -40,8 +40,8 @@
 //     so every stage is bounded at SIMD rates. 32-bit float operations are bounded by the
 //     faster of the measured float32 and int32 SIMD rates (same pipes, same lanes).
 //  8. Operations whose value does not vary along a loop (a boundary condition's tests of y
-//     with the vector along x or channels) may run once per vector of that loop: only
-//     those that vary along the loop with the most such operations count.
+//     with the vector along x or channels) may run once per vector of that loop: each type
+//     counts only its operations that vary along the loop leaving it the fewest.
 //  9. Input/output traffic and the writes of root buffers may overlap in time; only the
 //     larger of the two counts.
 #pragma once

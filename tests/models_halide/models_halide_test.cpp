@@ -435,6 +435,21 @@ TEST(LowerBound, SerialRaisesTheBound) {
   EXPECT_GT(ser_terms.compute_s, par_terms.compute_s * 1.5);
 }
 
+// depthwise_separable_conv's input_padded at the root: vectorized over channels, its tests
+// and clamps of x and y run once per vector, so the bound counts only its select (assumption
+// 8): per type, what varies along the loop leaving that type the fewest.
+TEST(LowerBound, OperationsUniformAlongSomeLoopMayRunOncePerVector) {
+  const hb::App* app = candor::apps::find_app("depthwise_separable_conv");
+  ASSERT_NE(app, nullptr);
+  const hb::KernelDescription kd = hb::describe_app(app->build(), hb::host_target());
+  const auto terms = mh::lower_bound_terms(kd, mh::testing::root_view(kd, {false, true, true}), machine());
+  const auto copy = std::find_if(terms.stages.begin(), terms.stages.end(),
+                                 [](const mh::StageBound& b) { return b.func == "input_padded"; });
+  ASSERT_NE(copy, terms.stages.end());
+  ASSERT_GT(kd.func("input_padded").stages[0].ops.by_type.at("bool"), 0);  // counted per lane: 7
+  EXPECT_DOUBLE_EQ(copy->ops_per_point, mh::kCseShare * 1);                // the float32 select
+}
+
 // An example app's kernel description for the host and its CPU space.
 struct AppSpace {
   explicit AppSpace(const std::string& name, const Halide::Target& target = hb::host_target())
