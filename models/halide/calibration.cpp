@@ -226,6 +226,44 @@ double register_tile_rate(int accumulators, int wide, int cores, const Target& t
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
 }
 
+// Float ops/s per core of `tiles` register tiles of `accumulators` vectors a row, one after
+// the other, each reducing over `steps` steps: the shape of an update computed per subtile,
+// whose next tile's reduction may start while the last one's chains finish. The rows' output
+// stays in L2, so the time is the tiles'.
+double tile_sweeps_rate(int accumulators, int steps, int cores, const Target& target, const CalibrationOptions& o) {
+  const int lanes = target.natural_vector_size(Float(32)), tiles = 16, rows = 32 * cores;
+  Var c("c"), x("x"), y("y"), k("k"), t("t");
+  Func a("calib_sweep_a"), b("calib_sweep_b"), sum("calib_sweep_sum"), f("calib_sweep");
+  RDom r(0, steps);
+  a(c, k) = cast<float>(c + k) * 1e-3f;
+  b(x, k) = cast<float>(x - k) * 1e-3f;
+  sum(c, x, t, y) = cast<float>(y + t);
+  sum(c, x, t, y) += a(c, r) * b(x, r);
+  f(c, x, t, y) = sum(c, x, t, y);
+  f.bound(c, 0, lanes).bound(x, 0, accumulators).bound(t, 0, tiles);
+  a.compute_root().vectorize(c, lanes);
+  b.compute_root();
+  f.vectorize(c, lanes).unroll(x).parallel(y, 8);
+  sum.compute_at(f, y).vectorize(c, lanes).unroll(x);
+  sum.update().reorder(c, x, r, t, y).vectorize(c, lanes).unroll(x);
+  f.compile_jit(target);
+  Buffer<float> out(lanes, accumulators, tiles, rows);
+  int runs = 1;
+  for (int iter = 0; iter < 12; ++iter) {
+    const double elapsed = seconds_of([&] {
+      for (int i = 0; i < runs; ++i) f.realize(out, target);
+    });
+    if (elapsed >= o.target_ms * 1e-3 * 0.5) break;
+    runs *= 2;
+  }
+  const double s = time_best(
+      [&] {
+        for (int i = 0; i < runs; ++i) f.realize(out, target);
+      },
+      o.repeats, cores);
+  return double(lanes) * accumulators * tiles * rows * double(runs) * steps * 2 / s / cores;
+}
+
 // Rows of 1024 points of f(x, y), of type `t`, vectorized at the natural width over x and
 // parallel over y: points per second per core.
 double points_per_second(Func f, Type t, int cores, const Target& target, const CalibrationOptions& o) {
@@ -559,6 +597,16 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     m.register_tile_wide.push_back({acc, register_tile_rate(acc, 2, m.cores, target, o)});
     log("register tile of 2 x " + std::to_string(acc / 2) + " vectors Gops/s/core: f32 " +
         std::to_string(m.register_tile_wide.back().float32 * 1e-9));
+  }
+
+  // The reorder window: tiles of 4 and of 8 accumulators over 64 steps, 16 tiles a row; the
+  // window that makes register_tile_overlap give the ratio of their rates.
+  {
+    const int steps = 64;
+    const double ratio = tile_sweeps_rate(4, steps, m.cores, target, o) / tile_sweeps_rate(8, steps, m.cores, target, o);
+    m.reorder_window_ops = reorder_window_for(m, ratio, steps);
+    log("register tiles of 4 / 8 vectors over 64 steps, 16 tiles a row: " + std::to_string(ratio) +
+        " of the rate; reorder window " + std::to_string(m.reorder_window_ops) + " operations");
   }
 
   m.gather_lanes_per_s = gather_rate(m.cores, target, o);

@@ -154,6 +154,47 @@ double MachineDescription::register_tile_rate(double vectors, double loads_per_s
   return wide + (narrow - wide) * t;
 }
 
+double MachineDescription::register_tile_overlap(double steps, double step_ops) const {
+  if (reorder_window_ops <= 0 || steps <= 0 || step_ops <= 0) return 1;
+  return 1 + reorder_window_ops / (steps * step_ops);
+}
+
+double MachineDescription::accumulators_for_rate(double rate) const {
+  if (register_tile.empty()) return 1;
+  if (rate <= register_tile.front().float32) return register_tile.front().accumulators;
+  for (size_t i = 1; i < register_tile.size(); ++i) {
+    const RegisterTileRate &a = register_tile[i - 1], &b = register_tile[i];
+    if (rate <= b.float32 && b.float32 > a.float32)
+      return a.accumulators + (b.accumulators - a.accumulators) * (rate - a.float32) / (b.float32 - a.float32);
+  }
+  return register_tile.back().accumulators;
+}
+
+double four_to_eight_tile_rate(const MachineDescription& m, double steps) {
+  auto rate = [&](int acc) {
+    const double loads = 1 + acc;
+    const double overlap = m.register_tile_overlap(steps, register_tile_step_ops(acc, loads));
+    return m.register_tile_rate(acc * overlap, loads * overlap);
+  };
+  return rate(4) / rate(8);
+}
+
+double reorder_window_for(const MachineDescription& m, double measured, double steps) {
+  MachineDescription w = m;
+  auto ratio_with = [&](double window) {
+    w.reorder_window_ops = window;
+    return four_to_eight_tile_rate(w, steps);
+  };
+  double lo = 0, hi = 4096;
+  if (ratio_with(lo) >= measured) return 0;
+  if (ratio_with(hi) <= measured) return hi;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (lo + hi) / 2;
+    (ratio_with(mid) < measured ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 const Bandwidth& MachineDescription::level_for(double bytes) const {
   if (bandwidth.empty()) throw std::runtime_error("machine description has no bandwidth measurements");
   for (const Bandwidth& b : bandwidth)
@@ -246,6 +287,7 @@ void to_json(nlohmann::json& j, const MachineDescription& m) {
                      {"vector_ops_per_s_per_core", m.vector},
                      {"register_tile_ops_per_s_per_core", m.register_tile},
                      {"register_tile_wide_ops_per_s_per_core", m.register_tile_wide},
+                     {"reorder_window_ops", m.reorder_window_ops},
                      {"gather_lanes_per_s_per_core", m.gather_lanes_per_s},
                      {"recurrence_step_s", m.recurrence_step_s},
                      {"variable_division_lanes_per_s_per_core", m.variable_division_lanes_per_s},
@@ -286,6 +328,7 @@ void from_json(const nlohmann::json& j, MachineDescription& m) {
   j.at("vector_ops_per_s_per_core").get_to(m.vector);
   j.at("register_tile_ops_per_s_per_core").get_to(m.register_tile);
   m.register_tile_wide = j.value("register_tile_wide_ops_per_s_per_core", std::vector<RegisterTileRate>{});
+  m.reorder_window_ops = j.value("reorder_window_ops", 0.0);
   j.at("gather_lanes_per_s_per_core").get_to(m.gather_lanes_per_s);
   j.at("recurrence_step_s").get_to(m.recurrence_step_s);
   j.at("variable_division_lanes_per_s_per_core").get_to(m.variable_division_lanes_per_s);
@@ -381,6 +424,7 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
     positive(t->int16, std::string(name) + " int16 throughput");
     positive(t->int8, std::string(name) + " int8 throughput");
   }
+  if (!(m.reorder_window_ops >= 0) || !std::isfinite(m.reorder_window_ops)) p.push_back("reorder_window_ops is negative");
   positive(m.gather_lanes_per_s, "gather rate");
   positive(m.recurrence_step_s, "recurrence step");
   positive(m.variable_division_lanes_per_s, "division rate");

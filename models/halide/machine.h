@@ -73,6 +73,10 @@ struct MachineDescription;
 // interpolated in log(size) between their buffer sizes.
 double column_walk_rate(const MachineDescription& m, double bytes, double cores);
 
+// Operations of one step of a register tile's reduction, as the model counts them: an FMA
+// per accumulator, its loads, and two for the loop.
+inline double register_tile_step_ops(double vectors, double loads_per_step) { return vectors + loads_per_step + 2; }
+
 struct MachineDescription {
   std::string cpu;            // model name (from /proc/cpuinfo)
   std::string halide_target;  // the JIT target the kernels were compiled for
@@ -92,6 +96,12 @@ struct MachineDescription {
   // accumulators/2 broadcasts instead of 1 and `accumulators`. Empty in machine files
   // calibrated before it was measured.
   std::vector<RegisterTileRate> register_tile_wide;
+  // How far past a register tile's reduction the core runs ahead into the next tile's, which
+  // updates other accumulators: the reorder window, in operations of the tile's reduction
+  // steps (register_tile_step_ops). The calibration's tiles reduce over 256 steps; a short
+  // reduction lets the next tile's chains run beside the last one's, as though the tile had
+  // more accumulators (register_tile_overlap). 0: not measured (machine files before it).
+  double reorder_window_ops = 0;
   double gather_lanes_per_s = 0;  // per core: lanes a vectorized table lookup (L1) loads
   double variable_division_lanes_per_s = 0;  // per core: int32 lanes divided by a runtime value
   // Per core, vectorized: lanes divided by a constant (not a power of two), per integer
@@ -134,6 +144,12 @@ struct MachineDescription {
   // 1 + vectors): between the one- and the two-vector-wide calibrations' loads per step,
   // the rate is interpolated linearly in loads (fewer loads leave the FMA pipes busier).
   double register_tile_rate(double vectors, double loads_per_step = 0) const;
+  // Accumulator chains in flight per chain of a register tile whose reduction runs `steps`
+  // steps of `step_ops` operations: 1 + reorder_window_ops / (steps x step_ops).
+  double register_tile_overlap(double steps, double step_ops) const;
+  // The accumulators a one-vector-wide tile would need to reach `rate` over a long reduction
+  // (register_tile inverted; its largest size when `rate` is beyond the table).
+  double accumulators_for_rate(double rate) const;
   // Share of DRAM's full streaming rate (its median over walks of up to 16 rows) left when a
   // loop nest walks `streams` rows of buffers at once (reads and writes together; the
   // calibrated rates, interpolated); with `last_cache`, of L3's (1 where it was not measured).
@@ -143,6 +159,13 @@ struct MachineDescription {
   // Fastest bandwidth at which `bytes` could be streamed (all cores).
   double best_bandwidth_for(double bytes) const;
 };
+
+// The rate of a register tile of 4 accumulators over one of 8, one vector wide, both reducing
+// over `steps` steps, on `m` (its reorder window included).
+double four_to_eight_tile_rate(const MachineDescription& m, double steps);
+// The reorder window that makes four_to_eight_tile_rate equal `measured` (0 when the window
+// cannot explain it; 4096 operations at most).
+double reorder_window_for(const MachineDescription& m, double measured, double steps);
 
 void to_json(nlohmann::json& j, const Throughput& t);
 void from_json(const nlohmann::json& j, Throughput& t);

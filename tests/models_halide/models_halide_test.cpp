@@ -92,6 +92,7 @@ TEST(Machine, JsonRoundTrip) {
   m.variable_division_lanes_per_s = 3e8;
   m.constant_division_lanes_per_s = {0, 2.5e9, 1.5e10, 8e9};
   m.recurrence_step_s = 2e-9;
+  m.reorder_window_ops = 350;
   m.bandwidth = {{"L1", 1 << 16, 4e11, 2e11}, {"L2", 1 << 20, 2e11, 1e11},
                  {"L3", 1 << 24, 8e10, 5e10}, {"DRAM", 1 << 27, 3e10, 1.5e10}};
   m.copy_bandwidth_dram = 2.5e10;
@@ -196,6 +197,25 @@ TEST(Machine, TheLastCacheIsTheShareThatReadsFasterThanDram) {
   read_sizes.clear();
   EXPECT_EQ(mh::last_cache_share(m, read(1e12)).bytes, int64_t(240) << 20);
   EXPECT_EQ(read_sizes.back(), int64_t(240) << 20);
+}
+
+// The calibration times register tiles of 4 and of 8 accumulators over short reductions and
+// keeps the reorder window that explains their ratio: given the ratio a window predicts, it
+// finds that window again. A tile's chains in flight grow with the window over its
+// reduction's operations, and a long reduction keeps about one.
+TEST(Machine, TheReorderWindowIsTheOneThatExplainsTheTilesRatio) {
+  mh::MachineDescription m = recorded_machine();
+  m.reorder_window_ops = 0;
+  const double without = mh::four_to_eight_tile_rate(m, 64);
+  EXPECT_DOUBLE_EQ(mh::reorder_window_for(m, without, 64), 0);
+  mh::MachineDescription windowed = m;
+  windowed.reorder_window_ops = 400;
+  const double with = mh::four_to_eight_tile_rate(windowed, 64);
+  EXPECT_GT(with, without + 0.05);
+  EXPECT_NEAR(mh::reorder_window_for(m, with, 64), 400, 1);
+  EXPECT_DOUBLE_EQ(windowed.register_tile_overlap(10, 40), 2);
+  EXPECT_LT(windowed.register_tile_overlap(256, 11), 1.15);
+  EXPECT_DOUBLE_EQ(m.register_tile_overlap(10, 40), 1);
 }
 
 // The best of two calibrations keeps each rate's higher and each overhead's shorter value:
@@ -1233,6 +1253,67 @@ TEST(AnalyticModel, TwoRolledLoopsOfARegisterTileAreALoopInsideTheReduction) {
   // The accumulator's own load, once per point instead of once per reduction.
   EXPECT_GT(both_rolled->loads_per_point, unrolled->loads_per_point + 0.9);
   EXPECT_GT(both_rolled->total_s, 1.5 * unrolled->total_s);
+}
+
+// A register tile's reduction short enough for the core to run ahead into the next tile's
+// keeps more chains in flight than the tile holds accumulators: depthwise_separable_conv's
+// depthwise update (a 3 x 3 reduction) as a tile of 2 x 2 pixels runs near the FMA peak, as
+// tiles of 4 accumulators did over 8 steps in the pointwise (alone, on the Xeon of stop 52).
+// The calibrated rates are of 256-step reductions, where the overlap is small.
+TEST(AnalyticModel, AShortReductionRunsBesideTheNextTilesReduction) {
+  const AppSpace app("depthwise_separable_conv", Halide::Target(recorded_machine().halide_target));
+  const std::string u = "depthwise.update(0)";
+  const std::vector<std::pair<std::string, std::string>> pins = {
+      {"vectorize(" + u + ")", "YES"}, {"unroll(" + u + ")", "YES"},     {"unroll_third(" + u + ")", "YES"},
+      {"tile(" + u + ".y)", "2"},      {"subtile(" + u + ".y)", "2"},   {"tile(" + u + ".x)", "2"},
+      {"subtile(" + u + ".x)", "2"},   {"tile(" + u + ".c)", "8"},      {"subtile(" + u + ".c)", "8"}};
+  auto compute_with_window = [&](double window) {
+    mh::MachineDescription m = recorded_machine();
+    m.reorder_window_ops = window;
+    const auto cost = stage_cost_with(app.kd, app.space, pins, "depthwise", 1, mh::AnalyticModel(m));
+    return cost ? cost->compute_s : -1.0;
+  };
+  const double alone = compute_with_window(0), beside = compute_with_window(600);
+  ASSERT_GT(alone, 0);
+  ASSERT_GT(beside, 0);
+  // 4 accumulators (2 x 2 pixels of one vector) over 9 steps of 11 operations: 1 + 600 / 99
+  // chains each, the rate of the largest tile calibrated.
+  EXPECT_LT(beside, 0.8 * alone);
+}
+
+// A small buffer read only at constant indices lives in vector registers: nothing stores or
+// reloads it. depthwise_separable_conv's pointwise computed per 2 pixels of its output's
+// subtile (every loop of the output over it unrolled or vectorized) is never stored, and the
+// output reads it without a load; per 8 x 4 pixels it is a stack buffer. depthwise_relu, as
+// small, is read by pointwise's reduction at an index the RDom loop moves: it stays in memory.
+TEST(AnalyticModel, ASmallProductionReadAtConstantIndicesLivesInRegisters) {
+  const AppSpace app("depthwise_separable_conv", Halide::Target(recorded_machine().halide_target));
+  const mh::AnalyticModel model(recorded_machine());
+  auto pinned = [&](const std::string& x, const std::string& y, const std::string& c) {
+    return std::vector<std::pair<std::string, std::string>>{
+        {"tile(pointwise_relu.x)", "16"},       {"subtile(pointwise_relu.x)", x},
+        {"tile(pointwise_relu.y)", "16"},       {"subtile(pointwise_relu.y)", y},
+        {"tile(pointwise_relu.c)", "64"},       {"subtile(pointwise_relu.c)", c},
+        {"vectorize(pointwise_relu)", "YES"},   {"unroll(pointwise_relu)", "YES"},
+        {"location(pointwise)", "SUBTILE"},     {"host(pointwise)", "pointwise_relu"},
+        {"vectorize(pointwise)", "YES"},        {"location(depthwise_relu)", "SUBTILE"},
+        {"host(depthwise_relu)", "pointwise_relu"}};
+  };
+  const auto small = pinned("2", "1", "32"), large = pinned("8", "4", "64");
+  const auto small_pw = stage_cost_with(app.kd, app.space, small, "pointwise", 0, model),
+             large_pw = stage_cost_with(app.kd, app.space, large, "pointwise", 0, model),
+             small_relu = stage_cost_with(app.kd, app.space, small, "pointwise_relu", 0, model),
+             large_relu = stage_cost_with(app.kd, app.space, large, "pointwise_relu", 0, model),
+             small_dwr = stage_cost_with(app.kd, app.space, small, "depthwise_relu", 0, model);
+  ASSERT_TRUE(small_pw && large_pw && small_relu && large_relu && small_dwr);
+  EXPECT_TRUE(small_pw->in_registers);
+  EXPECT_EQ(small_pw->store_s, 0);
+  EXPECT_FALSE(large_pw->in_registers);
+  EXPECT_GT(large_pw->store_s, 0);
+  // The output's one load a point, of pointwise, is gone.
+  EXPECT_NEAR(large_relu->loads_per_point - small_relu->loads_per_point, 1, 1e-9);
+  EXPECT_FALSE(small_dwr->in_registers);
+  EXPECT_GT(small_dwr->store_s, 0);
 }
 
 // A root buffer waits between two passes over it in the L2 of the core that last touched it,

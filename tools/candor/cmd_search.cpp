@@ -52,15 +52,16 @@ struct SearchOptions {
 };
 
 // The analytic model's terms per stage of the chosen schedule, one line each, in ms: where
-// the model thinks the time goes (compare with HL_JIT_TARGET=host-profile).
+// the model thinks the time goes (compare with HL_JIT_TARGET=host-profile). "reg": a buffer
+// the model keeps in vector registers.
 void print_explanation(const models::halide::Prediction& p) {
   static const char* where[] = {"inline", "root", "tile", "subtile"};
-  std::cout << fmt::format("{:<28} {:>7} {:>9} {:>7} {:>5} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8}\n", "stage (analytic model)",
+  std::cout << fmt::format("{:<28} {:>11} {:>9} {:>7} {:>5} {:>6} {:>7} {:>8} {:>8} {:>8} {:>8}\n", "stage (analytic model)",
                            "where", "recompute", "tasks", "cores", "v.eff", "loads/p", "compute", "load", "store", "total");
   for (const models::halide::StageCost& c : p.stages) {
     const std::string name = c.stage == 0 ? c.func : fmt::format("{}.update({})", c.func, c.stage - 1);
-    std::cout << fmt::format("{:<28} {:>7} {:>9.2f} {:>7.0f} {:>5.2f} {:>6.2f} {:>7.2f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}\n", name,
-                             where[int(c.where)], c.recompute, c.parallel_tasks, c.cores_used, c.vector_efficiency,
+    std::cout << fmt::format("{:<28} {:>11} {:>9.2f} {:>7.0f} {:>5.2f} {:>6.2f} {:>7.2f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}\n", name,
+                             fmt::format("{}{}", c.in_registers ? "reg " : "", where[int(c.where)]), c.recompute, c.parallel_tasks, c.cores_used, c.vector_efficiency,
                              c.loads_per_point,
                              c.compute_s * 1e3, c.load_s * 1e3, c.store_s * 1e3, c.total_s * 1e3);
     const auto& l = c.load_parts;
@@ -69,7 +70,7 @@ void print_explanation(const models::halide::Prediction& p) {
                              "  load", l.levels_s * 1e3, l.l1_s * 1e3, l.strided_s * 1e3, l.gathers_s * 1e3,
                              l.column_walk_s * 1e3, c.column_walk_lines, c.stall_s * 1e3);
   }
-  std::cout << fmt::format("{:<28} {:>92.3f}\n", "pipeline (ms)", p.seconds * 1e3);
+  std::cout << fmt::format("{:<28} {:>96.3f}\n", "pipeline (ms)", p.seconds * 1e3);
 }
 
 void print_progress(const SearchStats& stats, double best_cost) {
