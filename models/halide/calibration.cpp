@@ -226,42 +226,58 @@ double register_tile_rate(int accumulators, int wide, int cores, const Target& t
   return double(lanes) * accumulators * rows * depth * 2 / s / cores;
 }
 
-// Float ops/s per core of `tiles` register tiles of `accumulators` vectors a row, one after
-// the other, each reducing over `steps` steps: the shape of an update computed per subtile,
-// whose next tile's reduction may start while the last one's chains finish. The rows' output
-// stays in L2, so the time is the tiles'.
-double tile_sweeps_rate(int accumulators, int steps, int cores, const Target& target, const CalibrationOptions& o) {
+// `tiles` register tiles of `accumulators` vectors a row, one after the other, each reducing
+// over `steps` steps: the shape of an update computed per subtile, whose next tile's
+// reduction may start while the last one's chains finish. The rows' output stays in L2, so
+// the time is the tiles'. run() realizes it `runs` times, long enough to time.
+struct TileSweeps {
+  Func f;
+  Buffer<float> out;
+  int runs = 1;
+  double ops_per_run = 0;  // float ops (a Mul and an Add per FMA) per core
+  void run(const Target& target) {
+    for (int i = 0; i < runs; ++i) f.realize(out, target);
+  }
+};
+
+TileSweeps tile_sweeps(int accumulators, int steps, int cores, const Target& target, const CalibrationOptions& o) {
   const int lanes = target.natural_vector_size(Float(32)), tiles = 16, rows = 32 * cores;
   Var c("c"), x("x"), y("y"), k("k"), t("t");
-  Func a("calib_sweep_a"), b("calib_sweep_b"), sum("calib_sweep_sum"), f("calib_sweep");
+  Func a("calib_sweep_a"), b("calib_sweep_b"), sum("calib_sweep_sum");
+  TileSweeps w;
+  w.f = Func("calib_sweep");
   RDom r(0, steps);
   a(c, k) = cast<float>(c + k) * 1e-3f;
   b(x, k) = cast<float>(x - k) * 1e-3f;
   sum(c, x, t, y) = cast<float>(y + t);
   sum(c, x, t, y) += a(c, r) * b(x, r);
-  f(c, x, t, y) = sum(c, x, t, y);
-  f.bound(c, 0, lanes).bound(x, 0, accumulators).bound(t, 0, tiles);
+  w.f(c, x, t, y) = sum(c, x, t, y);
+  w.f.bound(c, 0, lanes).bound(x, 0, accumulators).bound(t, 0, tiles);
   a.compute_root().vectorize(c, lanes);
   b.compute_root();
-  f.vectorize(c, lanes).unroll(x).parallel(y, 8);
-  sum.compute_at(f, y).vectorize(c, lanes).unroll(x);
+  w.f.vectorize(c, lanes).unroll(x).parallel(y, 8);
+  sum.compute_at(w.f, y).vectorize(c, lanes).unroll(x);
   sum.update().reorder(c, x, r, t, y).vectorize(c, lanes).unroll(x);
-  f.compile_jit(target);
-  Buffer<float> out(lanes, accumulators, tiles, rows);
-  int runs = 1;
-  for (int iter = 0; iter < 12; ++iter) {
-    const double elapsed = seconds_of([&] {
-      for (int i = 0; i < runs; ++i) f.realize(out, target);
-    });
-    if (elapsed >= o.target_ms * 1e-3 * 0.5) break;
-    runs *= 2;
+  w.f.compile_jit(target);
+  w.out = Buffer<float>(lanes, accumulators, tiles, rows);
+  for (int iter = 0; iter < 12 && seconds_of([&] { w.run(target); }) < o.target_ms * 1e-3 * 0.5; ++iter) w.runs *= 2;
+  w.ops_per_run = double(lanes) * accumulators * tiles * rows * double(w.runs) * steps * 2 / cores;
+  return w;
+}
+
+// The rate of tiles of 4 accumulators over tiles of 8, both over `steps` steps: the median
+// over rounds that time each once, in turn (the two rates drift together on a shared machine).
+double four_to_eight_measured(int steps, int cores, const Target& target, const CalibrationOptions& o) {
+  TileSweeps four = tile_sweeps(4, steps, cores, target, o), eight = tile_sweeps(8, steps, cores, target, o);
+  four.run(target);
+  eight.run(target);
+  std::vector<double> ratios;
+  for (int round = 0; round < std::max(7, 2 * o.repeats); ++round) {
+    const double t4 = time_best([&] { four.run(target); }, 1, cores);
+    const double t8 = time_best([&] { eight.run(target); }, 1, cores);
+    ratios.push_back((four.ops_per_run / t4) / (eight.ops_per_run / t8));
   }
-  const double s = time_best(
-      [&] {
-        for (int i = 0; i < runs; ++i) f.realize(out, target);
-      },
-      o.repeats, cores);
-  return double(lanes) * accumulators * tiles * rows * double(runs) * steps * 2 / s / cores;
+  return median(ratios);
 }
 
 // Rows of 1024 points of f(x, y), of type `t`, vectorized at the natural width over x and
@@ -600,10 +616,10 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   }
 
   // The reorder window: tiles of 4 and of 8 accumulators over 64 steps, 16 tiles a row; the
-  // window that makes register_tile_overlap give the ratio of their rates.
+  // window that makes register_tile_overlap give the ratio of their rates (timed in turn).
   {
     const int steps = 64;
-    const double ratio = tile_sweeps_rate(4, steps, m.cores, target, o) / tile_sweeps_rate(8, steps, m.cores, target, o);
+    const double ratio = four_to_eight_measured(steps, m.cores, target, o);
     m.reorder_window_ops = reorder_window_for(m, ratio, steps);
     log("register tiles of 4 / 8 vectors over 64 steps, 16 tiles a row: " + std::to_string(ratio) +
         " of the rate; reorder window " + std::to_string(m.reorder_window_ops) + " operations");

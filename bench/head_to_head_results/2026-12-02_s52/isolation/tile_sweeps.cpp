@@ -1,5 +1,5 @@
 // Register tiles of ACC accumulators reducing over DEPTH steps, TILES tiles a row one after the
-// other (calibration.cpp's tile_sweeps_rate, standalone), on every core.
+// other (calibration.cpp's tile_sweeps, standalone), on every core.
 // Build: g++ -O1 -std=c++17 -I/usr/include/halide14 tile_sweeps.cpp -o tile_sweeps -lHalide14 -lpthread -ldl
 // Run:   ./tile_sweeps ACC DEPTH TILES
 #include <Halide.h>
