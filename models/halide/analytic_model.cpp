@@ -1402,14 +1402,7 @@ class Evaluator {
         if (l.is_pure) continue;
         // An RDom loop moving the point the update writes (a scan, a histogram) indexes the
         // buffer at run time.
-        std::vector<double> along(s.extents[k].size(), 0.0);
-        along[i] = 1;
-        bool moves = false;
-        for_each_buffer_read(p, st.index, s.extents[k], along,
-                             [&](const hb::Edge& e, int q, const std::vector<double>&, const std::vector<double>& step) {
-                               if (q == p) moves |= moves_along(e, step);
-                             });
-        if (moves) return false;
+        if (read_moves_along(p, st.index, s.extents[k], int(i), p)) return false;
       }
     }
     const int h = s.host;
@@ -1428,24 +1421,26 @@ class Evaluator {
       if (len <= 1) continue;
       if (int(i) == hc.vector_loop && hc.vectorize && len <= o_.vector_loop_unrolled * hvw) continue;
       if (int(i) == unrolled[0] || int(i) == unrolled[1] || len <= o_.llvm_unrolled_trips) continue;
-      std::vector<double> along(hext.size(), 0.0);
-      along[i] = 1;
-      bool moves = false;
-      for_each_buffer_read(h, 0, hext, along,
-                           [&](const hb::Edge& e, int q, const std::vector<double>&, const std::vector<double>& step) {
-                             if (q == p) moves |= moves_along(e, step);
-                           });
-      if (moves) return false;
+      if (read_moves_along(h, 0, hext, int(i), p)) return false;
     }
     return true;
   }
 
-  // Whether a read moves per step `step` of its stage's loops (a lookup always may).
-  static bool moves_along(const hb::Edge& e, const std::vector<double>& step) {
-    for (const hb::AccessDim& a : e.footprint)
-      if (!a.affine) return true;
-    const auto moved = producer_step(e, step);
-    return std::any_of(moved.begin(), moved.end(), [](double m) { return m != 0; });
+  // Whether stage (f, stage), over per-production extents `ext`, reads Func p at another point
+  // per step of its loop `loop` (a lookup always may).
+  bool read_moves_along(int f, int stage, const std::vector<double>& ext, int loop, int p) const {
+    std::vector<double> along(ext.size(), 0.0);
+    along[loop] = 1;
+    bool moves = false;
+    for_each_buffer_read(f, stage, ext, along,
+                         [&](const hb::Edge& e, int q, const std::vector<double>&, const std::vector<double>& step) {
+                           if (q != p) return;
+                           const auto moved = producer_step(e, step);
+                           moves |= std::any_of(e.footprint.begin(), e.footprint.end(),
+                                                [](const hb::AccessDim& a) { return !a.affine; }) ||
+                                    std::any_of(moved.begin(), moved.end(), [](double m) { return m != 0; });
+                         });
+    return moves;
   }
 
   StageCost stage_cost(int f, int stage) const {
@@ -1523,13 +1518,12 @@ class Evaluator {
     // pointwise as tiles of 4 accumulators ran as fast as of 8 over 8 input channels, 1.16x as
     // long over 16 and 1.28x over 64 (alone, one thread), where the long reductions of the
     // calibration take 1.44x.
-    double tile_overlap = 1;
-    if (register_tile) {
-      double steps = 1;
-      for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
-        if (!st.loops[i].is_pure) steps *= ext[i];
-      tile_overlap = m_.register_tile_overlap(steps, register_tile_step_ops(tile_vectors, tile_loads_per_step));
-    }
+    double reduction_trips = 1;  // the RDom loops' steps per production: one sweep of a register tile
+    for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
+      if (!st.loops[i].is_pure) reduction_trips *= ext[i];
+    const double tile_overlap =
+        register_tile ? m_.register_tile_overlap(reduction_trips, register_tile_step_ops(tile_vectors, tile_loads_per_step))
+                      : 1.0;
     c.compute_s = c.points_computed / c.vector_efficiency *
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0, tile_loads_per_step,
                                             tile_overlap) /
@@ -1611,11 +1605,8 @@ class Evaluator {
     std::vector<double> unit(ext.size(), 0.0);
     if (!unit.empty()) unit[ch.innermost] = 1;
     const double inner_extent = ext.empty() ? 1 : innermost_extent(ch, ext, ch.innermost);
-    // A register tile loads and stores its accumulators once per reduction, and a read that
-    // does not move along one of its loops once for all that loop's steps.
-    double reduction_trips = 1;
-    for (size_t i = 0; i < st.loops.size() && i < ext.size(); ++i)
-      if (!st.loops[i].is_pure) reduction_trips *= ext[i];
+    // A register tile loads and stores its accumulators once per reduction (reduction_trips),
+    // and a read that does not move along one of its loops once for all that loop's steps.
     // Reads that stay put along a loop of the register tile: loaded once for all its steps.
     auto reads_fixed_along = [&](int loop) {
       std::set<const hb::Edge*> fixed;

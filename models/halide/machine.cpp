@@ -159,17 +159,6 @@ double MachineDescription::register_tile_overlap(double steps, double step_ops) 
   return 1 + reorder_window_ops / (steps * step_ops);
 }
 
-double MachineDescription::accumulators_for_rate(double rate) const {
-  if (register_tile.empty()) return 1;
-  if (rate <= register_tile.front().float32) return register_tile.front().accumulators;
-  for (size_t i = 1; i < register_tile.size(); ++i) {
-    const RegisterTileRate &a = register_tile[i - 1], &b = register_tile[i];
-    if (rate <= b.float32 && b.float32 > a.float32)
-      return a.accumulators + (b.accumulators - a.accumulators) * (rate - a.float32) / (b.float32 - a.float32);
-  }
-  return register_tile.back().accumulators;
-}
-
 double four_to_eight_tile_rate(const MachineDescription& m, double steps) {
   auto rate = [&](int acc) {
     const double loads = 1 + acc;

@@ -147,9 +147,6 @@ struct MachineDescription {
   // Accumulator chains in flight per chain of a register tile whose reduction runs `steps`
   // steps of `step_ops` operations: 1 + reorder_window_ops / (steps x step_ops).
   double register_tile_overlap(double steps, double step_ops) const;
-  // The accumulators a one-vector-wide tile would need to reach `rate` over a long reduction
-  // (register_tile inverted; its largest size when `rate` is beyond the table).
-  double accumulators_for_rate(double rate) const;
   // Share of DRAM's full streaming rate (its median over walks of up to 16 rows) left when a
   // loop nest walks `streams` rows of buffers at once (reads and writes together; the
   // calibrated rates, interpolated); with `last_cache`, of L3's (1 where it was not measured).

@@ -61,8 +61,8 @@ void print_explanation(const models::halide::Prediction& p) {
   for (const models::halide::StageCost& c : p.stages) {
     const std::string name = c.stage == 0 ? c.func : fmt::format("{}.update({})", c.func, c.stage - 1);
     std::cout << fmt::format("{:<28} {:>11} {:>9.2f} {:>7.0f} {:>5.2f} {:>6.2f} {:>7.2f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f}\n", name,
-                             fmt::format("{}{}", c.in_registers ? "reg " : "", where[int(c.where)]), c.recompute, c.parallel_tasks, c.cores_used, c.vector_efficiency,
-                             c.loads_per_point,
+                             fmt::format("{}{}", c.in_registers ? "reg " : "", where[int(c.where)]), c.recompute,
+                             c.parallel_tasks, c.cores_used, c.vector_efficiency, c.loads_per_point,
                              c.compute_s * 1e3, c.load_s * 1e3, c.store_s * 1e3, c.total_s * 1e3);
     const auto& l = c.load_parts;
     std::cout << fmt::format("{:<28} levels {:.3f}, L1 {:.3f}, strided {:.3f}, gathers {:.3f}, column walks {:.3f} ({:.3g} lines); "
