@@ -1384,7 +1384,9 @@ class Evaluator {
   // unrolled. depthwise_separable_conv's pointwise per 2x2 pixels (16 vectors: bias, update
   // and relu straight from registers) ran 0.81 as long as per 8x4 (a stack buffer stored and
   // reloaded around every register tile), alone on one thread: 32-vector productions ran as
-  // the 2x2 ones, 64-vector ones 1.07-1.13x, 128-vector ones 1.23x.
+  // the 2x2 ones, 64-vector ones 1.07-1.13x, 128-vector ones 1.23x. A buffer read at several
+  // offsets along the host's vectors (max_filter's x + dx) stays on the stack, but its stores
+  // and loads hit L1 beside the reader's work: priced in memory, three picks ran 1.5-7% slower.
   bool in_registers(int p) const {
     const FuncState& s = state_[p];
     if (!s.resolved || s.where != Where::Subtile || s.sliding || s.host < 0 || s.choice.empty() || s.extents.empty())
