@@ -218,9 +218,13 @@ std::unique_ptr<HalideCpuSpace::Layout> HalideCpuSpace::layout_of(const hb::Kern
     if (func.stages.size() > 1) in.has_updates.push_back({f});
     // A single consumer Func, reading f only from its pure definition (then its nearest host).
     const std::vector<int>& hosts = out.hosts[f];
-    if (func.consumers.size() == 1 && !hosts.empty() && hosts.front() == func_index(func.consumers[0])) {
-      in.consumer.push_back({f, hosts.front()});
+    if (func.consumers.size() == 1 && !hosts.empty() && hosts.front() == func_index(func.consumers[0]))
       in.single_consumer.push_back({f});
+    // The nearest host reads f itself: f's window may slide over its loops.
+    if (!hosts.empty() && std::find(func.consumers.begin(), func.consumers.end(), kd.funcs[hosts.front()].name) !=
+                              func.consumers.end()) {
+      in.window_host.push_back({f, hosts.front()});
+      in.slidable.push_back({f});
     }
     if (!hosts.empty()) in.attachable.push_back({f});
     in.hosts[{f}] = {0};

@@ -534,11 +534,24 @@ class Evaluator {
       if (sliding && coarser < s.productions && !window_stays_put(i, c)) {
         s.realizations = coarser;
         double pts = 0;
-        for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
+        if (sub && f.consumers.size() > 1) {
+          // Stored per tile, the window starts afresh in each tile: it computes the tile's
+          // whole footprint, halo included (max_filter's input_clamped slid over tiles of
+          // 32 x 8 pixels computes 44 x 20 points a tile), once per pass of its slide. A
+          // single reader's window is still priced as one slide over the whole Func: priced
+          // per tile too, box_blur's blur_x (32 x 18 points per 32 x 16 pixels) lost to a
+          // strip schedule that ran 1.55x as long, which the model underprices (stop 53).
+          std::vector<std::vector<double>> per_tile;
+          for (size_t k = 0; k < cs.extents.size(); ++k)
+            per_tile.push_back(k == 0 ? band_lengths(cs.choice[0], cs.extents[0], false) : cs.extents[k]);
+          for (const auto& e : extents_under(i, c, per_tile)) pts += product(e);
+          pts *= coarser;
+        } else {
+          for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());
+          // A last tile shifted inwards computes its overlap with the one before again.
+          if (sub) pts *= outer_band_waste(cs.choice[0], cs.extents[0]);
+        }
         pts *= window_restarts(i, c, cs.choice[0], cs.extents[0], sub);
-        // Stored per tile, the window starts afresh in each whole tile: a last tile shifted
-        // inwards computes its overlap with the one before again.
-        if (sub) pts *= outer_band_waste(cs.choice[0], cs.extents[0]);
         double computed = 0;
         for (const auto& e : s.extents) computed += product(e);
         computed *= s.productions;

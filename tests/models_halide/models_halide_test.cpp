@@ -1316,6 +1316,30 @@ TEST(AnalyticModel, ASmallProductionReadAtConstantIndicesLivesInRegisters) {
   EXPECT_GT(small_dwr->store_s, 0);
 }
 
+// A window stored per tile of its host starts afresh in each tile: it computes the tile's
+// whole footprint, its halo included, then slides over the tile's bands. max_filter's
+// input_clamped slid over tiles of 32 x 8 output pixels (44 x 20 points a tile) was priced as
+// if it slid over the whole image, and that pick ran 1.17-1.28x as long as stop 52's (stop 53).
+TEST(AnalyticModel, AWindowStoredPerTileComputesEachTilesHalo) {
+  const AppSpace app("max_filter");
+  const mh::AnalyticModel model(machine());
+  auto recompute = [&](const std::string& tile_x, const std::string& tile_y, const std::string& sub_y) {
+    const auto cost = stage_cost_with(
+        app.kd, app.space,
+        {{"location(input_clamped)", "SUBTILE"}, {"host(input_clamped)", "max_filter"},
+         {"sliding(input_clamped)", "YES"},      {"tile(max_filter.x)", tile_x},
+         {"subtile(max_filter.x)", tile_x},      {"tile(max_filter.y)", tile_y},
+         {"subtile(max_filter.y)", sub_y}},
+        "input_clamped", 0, model);
+    return cost ? cost->recompute : -1.0;
+  };
+  const double small = recompute("32", "8", "4"), strip = recompute("1024", "64", "8");
+  ASSERT_GT(small, 0);
+  ASSERT_GT(strip, 0);
+  EXPECT_GT(small, 0.95 * (44.0 * 20) / (32 * 8));
+  EXPECT_LT(strip, 1.3);  // 1036 x 77 points per 1024 x 64 pixels
+}
+
 // A small buffer its reader loads at several offsets along the vector dimension is priced as
 // registers too, though LLVM keeps it on the stack (each load straddles two of its vectors):
 // max_filter's output reads vert_max_3 at x - 4 ... x + 4, and computed per 16 x 8 pixels

@@ -418,6 +418,50 @@ TEST(HalideCpuSpace, AFuncWithSeveralConsumersIsComputedInsideTheirCommonHost) {
   EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
 }
 
+// A window of a Func with several readers slides over its nearest host when the host reads it
+// itself: max_filter's input_clamped and vert_max_2 (read by the output and by the next
+// vertical maximum), stored per tile of the output and computed per band of its rows, the
+// readers between computed in the same bands. Such a window never slides per tile (stored at
+// the root). The schedule compiles and matches the reference.
+TEST(HalideCpuSpace, AWindowOfAFuncWithSeveralReadersSlidesOverTheirHost) {
+  const hb::App* app = candor::apps::find_app("max_filter");
+  ASSERT_NE(app, nullptr);
+  const Halide::Target target = hb::host_target();
+  hb::KernelDescription kd = hb::describe_app(app->build(), target);
+  ASSERT_GT(kd.find_func("vert_max_2")->consumers.size(), 1u);
+  HalideCpuSpace space(kd);
+  std::optional<Candidate> c = space.root();
+  ASSERT_TRUE(c);
+  auto fix = [&](const std::string& var, const std::string& label) {
+    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_labelled(*c, v, label);
+    return x >= 0 && space.fix(*c, v, x);
+  };
+  for (const char* f : {"input_clamped", "vert_max_2", "vert_max_3"}) {
+    ASSERT_TRUE(fix(std::string("host(") + f + ")", "max_filter")) << f;
+    ASSERT_TRUE(fix(std::string("sliding(") + f + ")", "YES")) << f;
+  }
+  const int where = space.var_named("location(vert_max_2)");
+  std::set<std::string> places;
+  for (int x : space.values(*c, where)) places.insert(space.value_label(where, x));
+  EXPECT_EQ(places, std::set<std::string>{"SUBTILE"});
+  ASSERT_TRUE(fix("location(vert_max_1)", "INLINE"));
+  ASSERT_TRUE(fix("tile(max_filter.y)", "64"));
+  ASSERT_TRUE(fix("subtile(max_filter.y)", "8"));
+  std::mt19937_64 rng(5);
+  c = random_dive(space, rng, c);
+  ASSERT_TRUE(c);
+  const hb::Schedule schedule = space.to_schedule(*c);
+  for (const char* f : {"input_clamped", "vert_max_2"}) {
+    const hb::FuncSchedule& fs = schedule.funcs.at(f);
+    EXPECT_EQ(fs.compute.func, "max_filter") << f;
+    ASSERT_TRUE(fs.store) << f;
+    EXPECT_EQ(fs.store->func, "max_filter") << f;
+    EXPECT_NE(fs.store->var, fs.compute.var) << f;
+  }
+  const hb::EvalResult r = run_once(*app, schedule, kd, hb::reference_outputs(*app, target), target);
+  EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+}
+
 // Funcs with update definitions are never stored coarser than they are computed (Halide slides
 // no window over them); pure Funcs computed inside a consumer may be.
 TEST(HalideCpuSpace, OnlyPureFuncsSlide) {
