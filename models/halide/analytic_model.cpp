@@ -513,16 +513,15 @@ class Evaluator {
       s.host = c;
       const FuncState& cs = state_[c];
       const bool sub = w == Where::Subtile;
-      std::vector<std::vector<double>> c_len;
-      for (size_t k = 0; k < cs.extents.size(); ++k) {
-        if (k == 0)
-          c_len.push_back(band_lengths(cs.choice[0], cs.extents[0], sub));
-        else
-          c_len.push_back(cs.extents[k]);  // only the pure stage hosts producers
-      }
+      // The host's loop lengths over one of its tiles (or subtiles), by stage.
+      auto host_lengths = [&](bool subtile) {
+        std::vector<std::vector<double>> len = cs.extents;  // only the pure stage hosts producers
+        if (!len.empty()) len[0] = band_lengths(cs.choice[0], cs.extents[0], subtile);
+        return len;
+      };
       const double per = tiles(cs.choice[0], cs.extents[0], sub);
       s.productions = cs.productions * per;
-      s.extents = extents_under(i, c, c_len);
+      s.extents = extents_under(i, c, host_lengths(sub));
       s.cores = cs.cores;
       s.core_efficiency = cs.core_efficiency;
       // Storage one level coarser: the window slides along the loop it is computed in, each
@@ -541,10 +540,7 @@ class Evaluator {
           // single reader's window is still priced as one slide over the whole Func: priced
           // per tile too, box_blur's blur_x (32 x 18 points per 32 x 16 pixels) lost to a
           // strip schedule that ran 1.55x as long, which the model underprices (stop 53).
-          std::vector<std::vector<double>> per_tile;
-          for (size_t k = 0; k < cs.extents.size(); ++k)
-            per_tile.push_back(k == 0 ? band_lengths(cs.choice[0], cs.extents[0], false) : cs.extents[k]);
-          for (const auto& e : extents_under(i, c, per_tile)) pts += product(e);
+          for (const auto& e : extents_under(i, c, host_lengths(false))) pts += product(e);
           pts *= coarser;
         } else {
           for (size_t k = 0; k < f.stages.size(); ++k) pts += double(f.stages[k].points());

@@ -45,6 +45,20 @@ bool fix_named(const HalideCpuSpace& space, Candidate& c, const std::string& var
   return x >= 0 && space.fix(c, v, x);
 }
 
+// Fixes `var` to the value shown as `label` (a host by its Func's name).
+bool fix_labelled(const HalideCpuSpace& space, Candidate& c, const std::string& var, const std::string& label) {
+  const int v = space.var_named(var), x = v < 0 ? -1 : space.value_labelled(c, v, label);
+  return x >= 0 && space.fix(c, v, x);
+}
+
+// The labels of the values `var` may still take in c.
+std::set<std::string> value_labels(const HalideCpuSpace& space, const Candidate& c, const std::string& var) {
+  std::set<std::string> out;
+  const int v = space.var_named(var);
+  for (int x : space.values(c, v)) out.insert(v < 0 ? "" : space.value_label(v, x));
+  return out;
+}
+
 class HalideCpuSpaceOnApps : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HalideCpuSpaceOnApps, RandomCandidatesCompileAndMatchTheReference) {
@@ -386,16 +400,8 @@ TEST(HalideCpuSpace, AFuncWithSeveralConsumersIsComputedInsideTheirCommonHost) {
   HalideCpuSpace space(kd);
   std::optional<Candidate> c = space.root();
   ASSERT_TRUE(c);
-  auto labels = [&](const std::string& var) {
-    std::set<std::string> out;
-    const int v = space.var_named(var);
-    for (int x : space.values(*c, v)) out.insert(v < 0 ? "" : space.value_label(v, x));
-    return out;
-  };
-  auto fix = [&](const std::string& var, const std::string& label) {
-    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_labelled(*c, v, label);
-    return x >= 0 && space.fix(*c, v, x);
-  };
+  auto labels = [&](const std::string& var) { return value_labels(space, *c, var); };
+  auto fix = [&](const std::string& var, const std::string& label) { return fix_labelled(space, *c, var, label); };
   EXPECT_EQ(labels("host(gray)"), (std::set<std::string>{"none", "ratio", "unsharp_mask"}));
   ASSERT_TRUE(fix("host(gray)", "unsharp_mask"));
   EXPECT_EQ(labels("location(gray)"), (std::set<std::string>{"TILE", "SUBTILE"}));
@@ -432,18 +438,12 @@ TEST(HalideCpuSpace, AWindowOfAFuncWithSeveralReadersSlidesOverTheirHost) {
   HalideCpuSpace space(kd);
   std::optional<Candidate> c = space.root();
   ASSERT_TRUE(c);
-  auto fix = [&](const std::string& var, const std::string& label) {
-    const int v = space.var_named(var), x = v < 0 ? -1 : space.value_labelled(*c, v, label);
-    return x >= 0 && space.fix(*c, v, x);
-  };
+  auto fix = [&](const std::string& var, const std::string& label) { return fix_labelled(space, *c, var, label); };
   for (const char* f : {"input_clamped", "vert_max_2", "vert_max_3"}) {
     ASSERT_TRUE(fix(std::string("host(") + f + ")", "max_filter")) << f;
     ASSERT_TRUE(fix(std::string("sliding(") + f + ")", "YES")) << f;
   }
-  const int where = space.var_named("location(vert_max_2)");
-  std::set<std::string> places;
-  for (int x : space.values(*c, where)) places.insert(space.value_label(where, x));
-  EXPECT_EQ(places, std::set<std::string>{"SUBTILE"});
+  EXPECT_EQ(value_labels(space, *c, "location(vert_max_2)"), std::set<std::string>{"SUBTILE"});
   ASSERT_TRUE(fix("location(vert_max_1)", "INLINE"));
   ASSERT_TRUE(fix("tile(max_filter.y)", "64"));
   ASSERT_TRUE(fix("subtile(max_filter.y)", "8"));
