@@ -1383,6 +1383,22 @@ class Evaluator {
     return false;
   }
 
+  // The vectors of a stage's iterations unrolled together: its unrolled loops, and the few
+  // vectors along its vector loop that LLVM unrolls.
+  double unrolled_vectors(const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext, int vw) const {
+    double vectors = 1;
+    const std::array<int, 2> unrolled = ch.unrolled_loops();
+    for (size_t i = 0; i < ext.size() && i < ch.tile.size() && i < st.loops.size(); ++i) {
+      if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] <= 1) continue;
+      const double len = std::min(ext[i], double(std::min(ch.tile[i], ch.subtile[i])));
+      const bool along_vectors = int(i) == ch.vector_loop && ch.vectorize;
+      const double count = along_vectors ? std::ceil(len / vw) : len;
+      if (along_vectors ? count <= o_.vector_loop_unrolled : int(i) == unrolled[0] || int(i) == unrolled[1])
+        vectors *= count;
+    }
+    return vectors;
+  }
+
   // Whether Func p's buffer lives in vector registers: LLVM promotes a small stack buffer to
   // registers when every access to it has a constant index once its constant-trip loops are
   // unrolled, and then nothing stores or loads it. That holds for a Func computed per subtile
@@ -1396,7 +1412,21 @@ class Evaluator {
   // the 2x2 ones, 64-vector ones 1.07-1.13x, 128-vector ones 1.23x. A buffer read at several
   // offsets along the host's vectors (max_filter's x + dx) stays on the stack, but its stores
   // and loads hit L1 beside the reader's work: priced in memory, three picks ran 1.5-7% slower.
+  // The buffers a host's subtiles hold in registers share the file with the host's own
+  // unrolled tile: harris's sum_xy and sum_yy per 64 x 4 output pixels (16 AVX-512 vectors
+  // each, beside the output's 16) made it 1.32x as long as with them inlined, not faster.
   bool in_registers(int p) const {
+    if (!fits_registers_alone(p)) return false;
+    const int h = state_[p].host;
+    const FuncState& hs = state_[h];
+    double vectors = unrolled_vectors(hs.choice[0], kd_.funcs[h].stages[0], hs.extents[0], kd_.funcs[h].vector_width);
+    for (size_t q = 0; q < state_.size(); ++q)
+      if (state_[q].host == h && state_[q].where == Where::Subtile && (int(q) == p || fits_registers_alone(int(q))))
+        vectors += std::ceil(state_[q].buffer_bytes / m_.vector_bytes);
+    return vectors <= (m_.vector_bytes >= 64 ? 32 : 16);
+  }
+  // in_registers's conditions on p and its host, without the other buffers held there.
+  bool fits_registers_alone(int p) const {
     const FuncState& s = state_[p];
     if (!s.resolved || s.where != Where::Subtile || s.sliding || s.host < 0 || s.choice.empty() || s.extents.empty())
       return false;
