@@ -43,6 +43,14 @@ const mh::MachineDescription& recorded_machine() {
   return m;
 }
 
+// The recorded machine with AVX-512: 16 float lanes, and a register file of 32 vectors.
+mh::MachineDescription recorded_machine_with_avx512() {
+  mh::MachineDescription m = recorded_machine();
+  m.vector_bytes = 64;
+  m.halide_target = "x86-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-sse41";
+  return m;
+}
+
 double spearman(const std::vector<double>& a, const std::vector<double>& b) {
   auto ranks = [](const std::vector<double>& v) {
     std::vector<size_t> idx(v.size());
@@ -1347,10 +1355,7 @@ TEST(AnalyticModel, AWindowStoredPerTileComputesEachTilesHalo) {
 // picks of max_filter, bilateral_grid and unsharp_mask ran 1.5-7% slower (stop 53): its
 // stores and loads hit L1 beside the reader's work, and the model's L1 terms overprice them.
 TEST(AnalyticModel, ASmallBufferReadAcrossItsVectorsIsPricedAsRegisters) {
-  mh::MachineDescription m = recorded_machine();
-  // AVX-512: 16 lanes, and the register file of 32 vectors that would hold it.
-  m.vector_bytes = 64;
-  m.halide_target = "x86-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-sse41";
+  const mh::MachineDescription m = recorded_machine_with_avx512();  // whose registers would hold it
   const AppSpace app("max_filter", Halide::Target(m.halide_target));
   // Stop 52's 30 s pick, vert_max_3 and its host decided.
   std::vector<std::pair<std::string, std::string>> pins = {
@@ -1375,9 +1380,7 @@ TEST(AnalyticModel, ASmallBufferReadAcrossItsVectorsIsPricedAsRegisters) {
 // vectors beside it, but not sum_yy's too (with both, it ran 1.32x as long as with the sums
 // inlined: stop 54's harris_variants).
 TEST(AnalyticModel, BuffersInRegistersShareTheFileWithTheirHostsTile) {
-  mh::MachineDescription m = recorded_machine();
-  m.vector_bytes = 64;
-  m.halide_target = "x86-64-linux-avx-avx2-avx512-avx512_skylake-f16c-fma-sse41";
+  const mh::MachineDescription m = recorded_machine_with_avx512();
   const AppSpace app("harris", Halide::Target(m.halide_target));
   std::vector<std::pair<std::string, std::string>> pins = {
       {"tile(harris.x)", "1024"}, {"subtile(harris.x)", "64"}, {"tile(harris.y)", "64"}, {"subtile(harris.y)", "4"},
