@@ -1383,18 +1383,21 @@ class Evaluator {
     return false;
   }
 
-  // The vectors of a stage's iterations unrolled together: its unrolled loops, and the few
-  // vectors along its vector loop that LLVM unrolls.
+  // Whether loop i's inner band, `len` long, is unrolled whole: by the schedule, or as the few
+  // vectors along the vector loop that LLVM unrolls.
+  bool unrolled_whole(const StageChoice& ch, int i, double len, int vw) const {
+    if (i == ch.vector_loop && ch.vectorize) return len <= o_.vector_loop_unrolled * vw;
+    const std::array<int, 2> unrolled = ch.unrolled_loops();
+    return i == unrolled[0] || i == unrolled[1];
+  }
+
+  // The vectors of a stage's iterations unrolled together (unrolled_whole).
   double unrolled_vectors(const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext, int vw) const {
     double vectors = 1;
-    const std::array<int, 2> unrolled = ch.unrolled_loops();
     for (size_t i = 0; i < ext.size() && i < ch.tile.size() && i < st.loops.size(); ++i) {
       if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] <= 1) continue;
       const double len = std::min(ext[i], double(std::min(ch.tile[i], ch.subtile[i])));
-      const bool along_vectors = int(i) == ch.vector_loop && ch.vectorize;
-      const double count = along_vectors ? std::ceil(len / vw) : len;
-      if (along_vectors ? count <= o_.vector_loop_unrolled : int(i) == unrolled[0] || int(i) == unrolled[1])
-        vectors *= count;
+      if (unrolled_whole(ch, int(i), len, vw)) vectors *= int(i) == ch.vector_loop && ch.vectorize ? std::ceil(len / vw) : len;
     }
     return vectors;
   }
@@ -1454,14 +1457,11 @@ class Evaluator {
     const hb::StageInfo& hst = kd_.funcs[h].stages[0];
     const StageChoice& hc = hs.choice[0];
     const std::vector<double>& hext = hs.extents[0];
-    const std::array<int, 2> unrolled = hc.unrolled_loops();
     const int hvw = kd_.funcs[h].vector_width;
     for (size_t i = 0; i < hst.loops.size() && i < hext.size() && i < hc.tile.size(); ++i) {
       if (hc.tile[i] <= 1 || hc.subtile[i] <= 1) continue;  // outside the inner band: between productions
       const double len = std::min(hext[i], double(std::min(hc.tile[i], hc.subtile[i])));
-      if (len <= 1) continue;
-      if (int(i) == hc.vector_loop && hc.vectorize && len <= o_.vector_loop_unrolled * hvw) continue;
-      if (int(i) == unrolled[0] || int(i) == unrolled[1] || len <= o_.llvm_unrolled_trips) continue;
+      if (len <= 1 || unrolled_whole(hc, int(i), len, hvw) || len <= o_.llvm_unrolled_trips) continue;
       if (read_moves_along(h, 0, hext, int(i), p)) return false;
     }
     return true;
