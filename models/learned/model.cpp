@@ -82,35 +82,35 @@ PipelineRows stage_rows(const hb::KernelDescription& kd, const mh::ScheduleView&
   return rows;
 }
 
-LearnedModel LearnedModel::from_json(const nlohmann::json& j) {
-  if (!j.is_object()) bad("not a JSON object");
+LearnedModel::Network LearnedModel::Network::from_json(const nlohmann::json& j) {
+  if (!j.is_object()) bad("a network is not a JSON object");
   if (j.value("format", "") != "candor-learned-model-1")
-    bad("unknown format '" + j.value("format", "") + "' (expected candor-learned-model-1)");
-  LearnedModel m;
-  m.feature_inputs_ = names_at(j, "feature_inputs");
-  m.term_inputs_ = names_at(j, "term_inputs");
-  for (const std::string& n : m.feature_inputs_) {
+    bad("unknown format '" + j.value("format", "") + "' (expected candor-learned-model-1 or candor-learned-ensemble-1)");
+  Network m;
+  m.feature_inputs = names_at(j, "feature_inputs");
+  m.term_inputs = names_at(j, "term_inputs");
+  for (const std::string& n : m.feature_inputs) {
     const int i = index_of(mh::feature_names(), n);
     if (i < 0) bad("input feature '" + n + "' is not in this build's feature schema; retrain the model");
-    m.input_index_.push_back(i);
+    m.input_index.push_back(i);
   }
-  for (const std::string& n : m.term_inputs_) {
+  for (const std::string& n : m.term_inputs) {
     const int i = index_of(cost_term_names(), n);
     if (i < 0) bad("input term '" + n + "' is not a StageCost term; retrain the model");
-    m.input_index_.push_back(mh::kNumFeatures + i);
+    m.input_index.push_back(mh::kNumFeatures + i);
   }
-  const size_t n_in = m.input_index_.size();
+  const size_t n_in = m.input_index.size();
   if (n_in == 0) bad("no inputs");
   if (!j.contains("normalization") || !j["normalization"].is_object()) bad("missing object 'normalization'");
   for (float x : numbers_at(j["normalization"].value("scale", nlohmann::json()), "normalization.scale", n_in)) {
     if (!(x > 0)) bad("normalization.scale: not positive");
-    m.input_scale_.push_back(x);
+    m.input_scale.push_back(x);
   }
-  m.mean_ = numbers_at(j["normalization"].value("mean", nlohmann::json()), "normalization.mean", n_in);
+  m.mean = numbers_at(j["normalization"].value("mean", nlohmann::json()), "normalization.mean", n_in);
   const std::vector<float> sd = numbers_at(j["normalization"].value("std", nlohmann::json()), "normalization.std", n_in);
   for (float s : sd) {
     if (!(s > 0)) bad("normalization.std: not positive");
-    m.inv_std_.push_back(1.0f / s);
+    m.inv_std.push_back(1.0f / s);
   }
 
   if (!j.contains("layers") || !j["layers"].is_array() || j["layers"].empty()) bad("missing array 'layers'");
@@ -131,7 +131,7 @@ LearnedModel LearnedModel::from_json(const nlohmann::json& j) {
     }
     layer.bias = numbers_at(lj.value("bias", nlohmann::json()), what + ".bias", size_t(layer.out));
     in = layer.out;
-    m.layers_.push_back(std::move(layer));
+    m.layers.push_back(std::move(layer));
   }
 
   if (!j.contains("terms") || !j["terms"].is_array()) bad("missing array 'terms'");
@@ -154,12 +154,56 @@ LearnedModel LearnedModel::from_json(const nlohmann::json& j) {
     if (!tj.contains("scale") || !tj["scale"].is_number() || !(tj["scale"].get<double>() > 0))
       bad("term '" + t.name + "': 'scale' must be a positive number");
     t.scale = tj["scale"].get<double>();
-    m.terms_.push_back(t);
+    m.terms.push_back(t);
   }
   if (!j.contains("pipeline_overhead_s") || !j["pipeline_overhead_s"].is_number() ||
       !(j["pipeline_overhead_s"].get<double>() >= 0))
     bad("'pipeline_overhead_s' must be a non-negative number");
-  m.pipeline_overhead_s_ = j["pipeline_overhead_s"].get<double>();
+  m.pipeline_overhead_s = j["pipeline_overhead_s"].get<double>();
+  return m;
+}
+
+nlohmann::json LearnedModel::Network::to_json() const {
+  nlohmann::json json_layers = nlohmann::json::array();
+  for (const Layer& l : layers) {
+    nlohmann::json w = nlohmann::json::array();
+    for (int o = 0; o < l.out; ++o) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int i = 0; i < l.in; ++i) row.push_back(l.weight_t[size_t(i) * size_t(l.out) + size_t(o)]);
+      w.push_back(row);
+    }
+    json_layers.push_back({{"weight", w}, {"bias", l.bias}});
+  }
+  std::vector<float> sd;
+  for (float s : inv_std) sd.push_back(1.0f / s);
+  nlohmann::json json_terms = nlohmann::json::array();
+  for (const Term& t : terms)
+    json_terms.push_back({{"name", t.name}, {"from", t.from_features ? "features" : "terms"}, {"scale", t.scale}});
+  return {{"format", "candor-learned-model-1"},
+          {"feature_inputs", feature_inputs},
+          {"term_inputs", term_inputs},
+          {"normalization", {{"scale", input_scale}, {"mean", mean}, {"std", sd}}},
+          {"layers", json_layers},
+          {"terms", json_terms},
+          {"pipeline_overhead_s", pipeline_overhead_s}};
+}
+
+LearnedModel LearnedModel::from_json(const nlohmann::json& j) {
+  if (!j.is_object()) bad("not a JSON object");
+  LearnedModel m;
+  if (j.value("format", "") == "candor-learned-ensemble-1") {
+    m.ensemble_format_ = true;
+    if (!j.contains("members") || !j["members"].is_array() || j["members"].empty()) bad("missing array 'members'");
+    for (size_t i = 0; i < j["members"].size(); ++i) {
+      try {
+        m.members_.push_back(Network::from_json(j["members"][i]));
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error("members[" + std::to_string(i) + "]: " + e.what());
+      }
+    }
+  } else {
+    m.members_.push_back(Network::from_json(j));
+  }
   if (j.contains("analytic_band")) {
     if (!j["analytic_band"].is_number() || !(j["analytic_band"].get<double>() > 1))
       bad("'analytic_band' must be a number above 1");
@@ -182,38 +226,22 @@ LearnedModel LearnedModel::load(const std::string& path) {
 }
 
 nlohmann::json LearnedModel::to_json() const {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const Layer& l : layers_) {
-    nlohmann::json w = nlohmann::json::array();
-    for (int o = 0; o < l.out; ++o) {
-      nlohmann::json row = nlohmann::json::array();
-      for (int i = 0; i < l.in; ++i) row.push_back(l.weight_t[size_t(i) * size_t(l.out) + size_t(o)]);
-      w.push_back(row);
-    }
-    layers.push_back({{"weight", w}, {"bias", l.bias}});
+  nlohmann::json j;
+  if (ensemble_format_) {
+    j = {{"format", "candor-learned-ensemble-1"}, {"members", nlohmann::json::array()}};
+    for (const Network& n : members_) j["members"].push_back(n.to_json());
+  } else {
+    j = members_.front().to_json();
   }
-  std::vector<float> sd;
-  for (float s : inv_std_) sd.push_back(1.0f / s);
-  nlohmann::json terms = nlohmann::json::array();
-  for (const Term& t : terms_)
-    terms.push_back({{"name", t.name}, {"from", t.from_features ? "features" : "terms"}, {"scale", t.scale}});
-  nlohmann::json j = {{"format", "candor-learned-model-1"},
-          {"feature_inputs", feature_inputs_},
-          {"term_inputs", term_inputs_},
-          {"normalization", {{"scale", input_scale_}, {"mean", mean_}, {"std", sd}}},
-          {"layers", layers},
-          {"terms", terms},
-          {"pipeline_overhead_s", pipeline_overhead_s_},
-          {"provenance", provenance_}};
+  j["provenance"] = provenance_;
   if (analytic_band_ > 0) j["analytic_band"] = analytic_band_;
   return j;
 }
 
-void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::vector<double>& seconds) const {
-  size_t n = 0;
-  for (const PipelineRows* p : batch) n += p->size();
-  // Inputs of every stage, normalised: n x num_inputs.
-  const size_t n_in = input_index_.size();
+void LearnedModel::Network::predict(const std::vector<const PipelineRows*>& batch, size_t n,
+                                    std::vector<double>& seconds) const {
+  // Inputs of every stage, normalised: n x inputs.
+  const size_t n_in = input_index.size();
   std::vector<float> x(n * n_in);
   std::vector<const StageRow*> rows;
   rows.reserve(n);
@@ -221,15 +249,15 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
     for (const StageRow& r : *p) rows.push_back(&r);
   for (size_t s = 0; s < n; ++s) {
     for (size_t i = 0; i < n_in; ++i) {
-      const int k = input_index_[i];
+      const int k = input_index[i];
       const double v = k < mh::kNumFeatures ? rows[s]->features[size_t(k)] : rows[s]->terms[size_t(k - mh::kNumFeatures)];
-      x[s * n_in + i] = (signed_log1p(float(v * input_scale_[i])) - mean_[i]) * inv_std_[i];
+      x[s * n_in + i] = (signed_log1p(float(v * input_scale[i])) - mean[i]) * inv_std[i];
     }
   }
   // Dense layers over the whole batch (ReLU between, softplus after the last).
   std::vector<float> y;
-  for (size_t l = 0; l < layers_.size(); ++l) {
-    const Layer& L = layers_[l];
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const Layer& L = layers[l];
     y.assign(n * size_t(L.out), 0);
     for (size_t s = 0; s < n; ++s) {
       float* out = &y[s * size_t(L.out)];
@@ -241,26 +269,43 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
         const float* w = &L.weight_t[size_t(i) * size_t(L.out)];
         for (int o = 0; o < L.out; ++o) out[o] += v * w[o];
       }
-      const bool last = l + 1 == layers_.size();
+      const bool last = l + 1 == layers.size();
       for (int o = 0; o < L.out; ++o) out[o] = last ? softplus(out[o]) : std::max(out[o], 0.0f);
     }
     x.swap(y);
   }
   // Coefficients times terms, summed per pipeline.
-  seconds.assign(batch.size(), pipeline_overhead_s_);
-  static const int total_term = index_of(cost_term_names(), "total_s");
+  seconds.assign(batch.size(), pipeline_overhead_s);
   size_t s = 0;
   for (size_t b = 0; b < batch.size(); ++b) {
-    double analytic_s = 0;
     for (const StageRow& r : *batch[b]) {
-      const float* coef = &x[s++ * terms_.size()];
-      for (size_t t = 0; t < terms_.size(); ++t) {
-        const Term& T = terms_[t];
+      const float* coef = &x[s++ * terms.size()];
+      for (size_t t = 0; t < terms.size(); ++t) {
+        const Term& T = terms[t];
         const double v = T.from_features ? r.features[size_t(T.index)] : r.terms[size_t(T.index)];
         seconds[b] += double(coef[t]) * T.scale * v;
       }
-      analytic_s += r.terms[size_t(total_term)];
     }
+  }
+}
+
+void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::vector<double>& seconds) const {
+  size_t n = 0;
+  for (const PipelineRows* p : batch) n += p->size();
+  members_.front().predict(batch, n, seconds);
+  if (members_.size() > 1) {  // the members' geometric mean
+    std::vector<double> member;
+    for (double& s : seconds) s = std::log(std::max(s, 1e-300));
+    for (size_t m = 1; m < members_.size(); ++m) {
+      members_[m].predict(batch, n, member);
+      for (size_t b = 0; b < batch.size(); ++b) seconds[b] += std::log(std::max(member[b], 1e-300));
+    }
+    for (double& s : seconds) s = std::exp(s / double(members_.size()));
+  }
+  static const int total_term = index_of(cost_term_names(), "total_s");
+  for (size_t b = 0; b < batch.size(); ++b) {
+    double analytic_s = 0;
+    for (const StageRow& r : *batch[b]) analytic_s += r.terms[size_t(total_term)];
     if (analytic_band_ > 0 && analytic_s > 0 && seconds[b] > 0) {
       const double s = std::log(analytic_band_);
       seconds[b] = analytic_s * std::exp(s * std::tanh(std::log(seconds[b] / analytic_s) / s));

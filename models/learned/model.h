@@ -19,6 +19,12 @@
 //    "pipeline_overhead_s": s,
 //    "analytic_band": k,        // optional, > 1: see below
 //    "provenance": {...}}
+// or an ensemble of such networks (models/learned/ensemble.py):
+//   {"format": "candor-learned-ensemble-1", "members": [one network's object, ...],
+//    "analytic_band": k, "provenance": {...}}
+// whose prediction is the geometric mean of its members' (before the band). Networks trained
+// from different seeds order the same pairs differently by several points; a search exploits
+// the errors of the model that steers it, and errors the members do not share average out.
 // With an analytic band k, a pipeline's prediction p is held smoothly within (A / k, A * k), A the
 // analytic model's (the sum of its stages' total_s): A * exp(s * tanh(log(p / A) / s)), s = log k,
 // monotone in p and close to it near A (train.py's printed metrics apply the same; its loss
@@ -85,7 +91,7 @@ class LearnedModel {
   void predict(const std::vector<const PipelineRows*>& batch, std::vector<double>& seconds) const;
   double predict(const PipelineRows& rows) const;
 
-  int num_inputs() const { return int(input_index_.size()); }
+  int num_members() const { return int(members_.size()); }
   const nlohmann::json& provenance() const { return provenance_; }
 
  private:
@@ -100,15 +106,25 @@ class LearnedModel {
     int index = 0;  // into StageRow::features or StageRow::terms
     double scale = 1;
   };
-  // Input i reads features[index] (index < kNumFeatures) or terms[index - kNumFeatures].
-  std::vector<int> input_index_;
-  std::vector<std::string> feature_inputs_, term_inputs_;
-  std::vector<double> input_scale_;
-  std::vector<float> mean_, inv_std_;
-  std::vector<Layer> layers_;
-  std::vector<Term> terms_;
-  double pipeline_overhead_s_ = 0;
-  double analytic_band_ = 0;  // 0: none
+  // One trained network: its inputs, layers and cost terms.
+  struct Network {
+    // Input i reads features[index] (index < kNumFeatures) or terms[index - kNumFeatures].
+    std::vector<int> input_index;
+    std::vector<std::string> feature_inputs, term_inputs;
+    std::vector<double> input_scale;
+    std::vector<float> mean, inv_std;
+    std::vector<Layer> layers;
+    std::vector<Term> terms;
+    double pipeline_overhead_s = 0;
+
+    static Network from_json(const nlohmann::json& j);
+    nlohmann::json to_json() const;
+    // Predicted seconds of each pipeline of the batch (`stages` rows in all), before any band.
+    void predict(const std::vector<const PipelineRows*>& batch, size_t stages, std::vector<double>& seconds) const;
+  };
+  std::vector<Network> members_;
+  bool ensemble_format_ = false;  // read as candor-learned-ensemble-1 (written back the same way)
+  double analytic_band_ = 0;      // 0: none
   nlohmann::json provenance_;
 };
 

@@ -171,6 +171,40 @@ TEST(LearnedModel, AnAnalyticBandHoldsPredictionsNearTheAnalyticModel) {
   EXPECT_GT(outside, 0);  // the random network strays: the band did something
 }
 
+// An ensemble predicts the geometric mean of its members' predictions, then applies its band;
+// it round-trips in its own format, and a broken member is reported by its index.
+TEST(LearnedModel, AnEnsemblePredictsItsMembersGeometricMean) {
+  const LearnedModel a = LearnedModel::from_json(small_weights(5)), b = LearnedModel::from_json(small_weights(6));
+  json j = {{"format", "candor-learned-ensemble-1"}, {"members", {small_weights(5), small_weights(6)}}};
+  const LearnedModel both = LearnedModel::from_json(j);
+  EXPECT_EQ(both.num_members(), 2);
+  EXPECT_EQ(LearnedModel::from_json(both.to_json()).to_json(), both.to_json());
+  j["analytic_band"] = 1.1;
+  const LearnedModel banded = LearnedModel::from_json(j);
+  const auto& names = cost_term_names();
+  const size_t total = size_t(std::find(names.begin(), names.end(), "total_s") - names.begin());
+  const double s = std::log(1.1);
+  for (const PipelineRows& rows : real_rows(9, 6)) {
+    const double pa = a.predict(rows), pb = b.predict(rows), mean = std::sqrt(pa * pb);
+    EXPECT_NEAR(both.predict(rows), mean, 1e-9 * mean);
+    EXPECT_NE(pa, pb);  // the members differ: the mean is not one of them
+    double analytic = 0;
+    for (const StageRow& r : rows) analytic += r.terms[total];
+    EXPECT_NEAR(std::log(banded.predict(rows) / analytic), s * std::tanh(std::log(mean / analytic) / s), 1e-9);
+  }
+  json broken = j;
+  broken["members"][1].erase("layers");
+  try {
+    LearnedModel::from_json(broken);
+    ADD_FAILURE() << "a member without layers loaded";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("members[1]"), std::string::npos) << e.what();
+  }
+  broken = j;
+  broken["members"] = json::array();
+  EXPECT_THROW(LearnedModel::from_json(broken), std::runtime_error);
+}
+
 TEST(LearnedModel, PredictsCoefficientsTimesTerms) {
   // A zero last layer with bias log(e - 1): every coefficient is softplus(b) = 1, so the
   // prediction is the overhead plus the scaled sum of the terms, whatever the inputs.
