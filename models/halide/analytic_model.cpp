@@ -79,6 +79,13 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
   return c.subtile[i] > 1 ? std::min(tile, double(c.subtile[i])) : tile;
 }
 
+// Iterations of loop i's inner band per production: its subtile, no longer than its tile or
+// the loop. A loop split without a subtile (or not at all) has no inner band: 1.
+double inner_band_length(const StageChoice& c, const std::vector<double>& ext, size_t i) {
+  if (c.tile[i] <= 1 || c.subtile[i] <= 1) return 1;
+  return std::min(ext[i], double(std::min(c.tile[i], c.subtile[i])));
+}
+
 // Vector accumulators of an update held in registers across its RDom loops: the inner band
 // (inside the RDom loops) is one vector of the vector loop times the unrolled loops and at
 // most one loop short enough that LLVM unrolls it itself, and nothing else, so LLVM keeps the
@@ -97,7 +104,7 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
   int rolled = 0;
   for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
     if (!st.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;  // not in the inner band
-    const double len = std::min(ext[i], double(std::min(c.tile[i], c.subtile[i])));
+    const double len = inner_band_length(c, ext, i);
     if (int(i) == c.vector_loop) {
       // A few vectors along the vector loop are a constant-trip loop LLVM unrolls; more
       // are a loop of vectors inside the reduction.
@@ -126,7 +133,7 @@ std::vector<NestLoop> emitted_nest(const StageChoice& c, const hb::StageInfo& st
   };
   const int n = int(std::min(ext.size(), c.tile.size()));
   for (int i = 0; i < n; ++i)
-    if (st.loops[i].is_pure && c.tile[i] > 1 && c.subtile[i] > 1) add(i, std::min<double>(ext[i], std::min(c.tile[i], c.subtile[i])));
+    if (st.loops[i].is_pure && c.tile[i] > 1 && c.subtile[i] > 1) add(i, inner_band_length(c, ext, size_t(i)));
   for (int i = 0; i < n; ++i)
     if (!st.loops[i].is_pure) add(i, ext[i]);
   for (int i = 0; i < n; ++i) {
@@ -1066,7 +1073,7 @@ class Evaluator {
       }
       for (int i = n - 1; deepest >= kInner && i >= 0; --i) {
         if (!s.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;
-        const double len = std::min(e[i], double(std::min(c.tile[i], c.subtile[i])));
+        const double len = inner_band_length(c, e, size_t(i));
         out.push_back({s.loops[i].arg_index, i == vector_loop ? std::ceil(len / vw) : len,
                        i == vector_loop && std::fmod(len, vw) != 0});
       }
@@ -1396,7 +1403,7 @@ class Evaluator {
     double vectors = 1;
     for (size_t i = 0; i < ext.size() && i < ch.tile.size() && i < st.loops.size(); ++i) {
       if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] <= 1) continue;
-      const double len = std::min(ext[i], double(std::min(ch.tile[i], ch.subtile[i])));
+      const double len = inner_band_length(ch, ext, i);
       if (unrolled_whole(ch, int(i), len, vw)) vectors *= int(i) == ch.vector_loop && ch.vectorize ? std::ceil(len / vw) : len;
     }
     return vectors;
@@ -1460,7 +1467,7 @@ class Evaluator {
     const int hvw = kd_.funcs[h].vector_width;
     for (size_t i = 0; i < hst.loops.size() && i < hext.size() && i < hc.tile.size(); ++i) {
       if (hc.tile[i] <= 1 || hc.subtile[i] <= 1) continue;  // outside the inner band: between productions
-      const double len = std::min(hext[i], double(std::min(hc.tile[i], hc.subtile[i])));
+      const double len = inner_band_length(hc, hext, i);
       if (len <= 1 || unrolled_whole(hc, int(i), len, hvw) || len <= o_.llvm_unrolled_trips) continue;
       if (read_moves_along(h, 0, hext, int(i), p)) return false;
     }
@@ -1551,7 +1558,7 @@ class Evaluator {
     double tile_vectors_along_vector_loop = 1, tile_loads_per_step = 0;
     if (register_tile && ch.vector_loop >= 0) {
       const int v = ch.vector_loop;
-      tile_vectors_along_vector_loop = std::ceil(std::min<double>(ext[v], std::min(ch.tile[v], ch.subtile[v])) / vw);
+      tile_vectors_along_vector_loop = std::ceil(inner_band_length(ch, ext, size_t(v)) / vw);
       tile_loads_per_step = tile_vectors_along_vector_loop + tile_vectors / tile_vectors_along_vector_loop;
     }
     // A register tile's reduction short enough that the core runs ahead into the next tile's

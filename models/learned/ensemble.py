@@ -3,7 +3,7 @@
 
     /usr/bin/python3 models/learned/ensemble.py --out W [--analytic-band K] W_SEED0 W_SEED1 ...
 
-The ensemble predicts the geometric mean of its members' predictions, then holds it within
+The ensemble predicts the median of its members' predictions, then holds it within
 the analytic band K if one is given (a band in a member is dropped: the ensemble's applies once).
 Members must be candor-learned-model-1 files; their provenance is kept, with this command's.
 """

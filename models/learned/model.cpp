@@ -293,14 +293,17 @@ void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::v
   size_t n = 0;
   for (const PipelineRows* p : batch) n += p->size();
   members_.front().predict(batch, n, seconds);
-  if (members_.size() > 1) {  // the members' geometric mean
-    std::vector<double> member;
-    for (double& s : seconds) s = std::log(std::max(s, 1e-300));
-    for (size_t m = 1; m < members_.size(); ++m) {
-      members_[m].predict(batch, n, member);
-      for (size_t b = 0; b < batch.size(); ++b) seconds[b] += std::log(std::max(member[b], 1e-300));
+  if (members_.size() > 1) {  // the members' median
+    std::vector<std::vector<double>> member(members_.size());
+    for (size_t m = 1; m < members_.size(); ++m) members_[m].predict(batch, n, member[m]);
+    std::vector<double> p(members_.size());
+    const size_t mid = p.size() / 2;
+    for (size_t b = 0; b < batch.size(); ++b) {
+      p[0] = seconds[b];
+      for (size_t m = 1; m < members_.size(); ++m) p[m] = member[m][b];
+      std::sort(p.begin(), p.end());
+      seconds[b] = p.size() % 2 ? p[mid] : std::sqrt(p[mid - 1] * p[mid]);
     }
-    for (double& s : seconds) s = std::exp(s / double(members_.size()));
   }
   static const int total_term = index_of(cost_term_names(), "total_s");
   for (size_t b = 0; b < batch.size(); ++b) {

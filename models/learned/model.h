@@ -22,9 +22,10 @@
 // or an ensemble of such networks (models/learned/ensemble.py):
 //   {"format": "candor-learned-ensemble-1", "members": [one network's object, ...],
 //    "analytic_band": k, "provenance": {...}}
-// whose prediction is the geometric mean of its members' (before the band). Networks trained
-// from different seeds order the same pairs differently by several points; a search exploits
-// the errors of the model that steers it, and errors the members do not share average out.
+// whose prediction is the median of its members' (before the band; the geometric mean of the
+// middle two for an even count). Networks trained from different seeds order the same pairs
+// differently by several points, and a search exploits the errors of the model that steers it:
+// a median follows no single member's error, where a mean is pulled by an outlier.
 // With an analytic band k, a pipeline's prediction p is held smoothly within (A / k, A * k), A the
 // analytic model's (the sum of its stages' total_s): A * exp(s * tanh(log(p / A) / s)), s = log k,
 // monotone in p and close to it near A (train.py's printed metrics apply the same; its loss

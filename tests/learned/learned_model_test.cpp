@@ -171,9 +171,10 @@ TEST(LearnedModel, AnAnalyticBandHoldsPredictionsNearTheAnalyticModel) {
   EXPECT_GT(outside, 0);  // the random network strays: the band did something
 }
 
-// An ensemble predicts the geometric mean of its members' predictions, then applies its band;
-// it round-trips in its own format, and a broken member is reported by its index.
-TEST(LearnedModel, AnEnsemblePredictsItsMembersGeometricMean) {
+// An ensemble predicts the median of its members' predictions (of two: their geometric mean),
+// then applies its band; it round-trips in its own format, and a broken member is reported by
+// its index.
+TEST(LearnedModel, AnEnsemblePredictsItsMembersMedian) {
   const LearnedModel a = LearnedModel::from_json(small_weights(5)), b = LearnedModel::from_json(small_weights(6));
   json j = {{"format", "candor-learned-ensemble-1"}, {"members", {small_weights(5), small_weights(6)}}};
   const LearnedModel both = LearnedModel::from_json(j);
@@ -181,10 +182,16 @@ TEST(LearnedModel, AnEnsemblePredictsItsMembersGeometricMean) {
   EXPECT_EQ(LearnedModel::from_json(both.to_json()).to_json(), both.to_json());
   j["analytic_band"] = 1.1;
   const LearnedModel banded = LearnedModel::from_json(j);
+  const LearnedModel c = LearnedModel::from_json(small_weights(7));
+  const LearnedModel three = LearnedModel::from_json(
+      {{"format", "candor-learned-ensemble-1"}, {"members", {small_weights(5), small_weights(6), small_weights(7)}}});
   const auto& names = cost_term_names();
   const size_t total = size_t(std::find(names.begin(), names.end(), "total_s") - names.begin());
   const double s = std::log(1.1);
   for (const PipelineRows& rows : real_rows(9, 6)) {
+    std::vector<double> p = {a.predict(rows), b.predict(rows), c.predict(rows)};
+    std::sort(p.begin(), p.end());
+    EXPECT_EQ(three.predict(rows), p[1]);
     const double pa = a.predict(rows), pb = b.predict(rows), mean = std::sqrt(pa * pb);
     EXPECT_NEAR(both.predict(rows), mean, 1e-9 * mean);
     EXPECT_NE(pa, pb);  // the members differ: the mean is not one of them
