@@ -103,8 +103,9 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
   double vectors = 1;
   int rolled = 0;
   for (size_t i = 0; i < ext.size() && i < c.tile.size(); ++i) {
-    if (!st.loops[i].is_pure || c.tile[i] <= 1 || c.subtile[i] <= 1) continue;  // not in the inner band
+    if (!st.loops[i].is_pure) continue;
     const double len = inner_band_length(c, ext, i);
+    if (len <= 1) continue;  // not in the inner band (or one iteration of it)
     if (int(i) == c.vector_loop) {
       // A few vectors along the vector loop are a constant-trip loop LLVM unrolls; more
       // are a loop of vectors inside the reduction.
@@ -113,9 +114,9 @@ double register_tile_vectors(const StageChoice& c, const hb::StageInfo& st, cons
     } else if (int(i) == unrolled[0] || int(i) == unrolled[1]) {
       vectors *= len;
     } else if (len <= o.llvm_unrolled_trips) {
-      if (len > 1 && ++rolled > 1) return 0;
+      if (++rolled > 1) return 0;
       vectors *= len;
-      if (rolled_loops && len > 1) rolled_loops->push_back(int(i));
+      if (rolled_loops) rolled_loops->push_back(int(i));
     } else {
       return 0;
     }
@@ -133,7 +134,7 @@ std::vector<NestLoop> emitted_nest(const StageChoice& c, const hb::StageInfo& st
   };
   const int n = int(std::min(ext.size(), c.tile.size()));
   for (int i = 0; i < n; ++i)
-    if (st.loops[i].is_pure && c.tile[i] > 1 && c.subtile[i] > 1) add(i, inner_band_length(c, ext, size_t(i)));
+    if (st.loops[i].is_pure) add(i, inner_band_length(c, ext, size_t(i)));
   for (int i = 0; i < n; ++i)
     if (!st.loops[i].is_pure) add(i, ext[i]);
   for (int i = 0; i < n; ++i) {
@@ -1402,9 +1403,9 @@ class Evaluator {
   double unrolled_vectors(const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext, int vw) const {
     double vectors = 1;
     for (size_t i = 0; i < ext.size() && i < ch.tile.size() && i < st.loops.size(); ++i) {
-      if (!st.loops[i].is_pure || ch.tile[i] <= 1 || ch.subtile[i] <= 1) continue;
+      if (!st.loops[i].is_pure) continue;
       const double len = inner_band_length(ch, ext, i);
-      if (unrolled_whole(ch, int(i), len, vw)) vectors *= int(i) == ch.vector_loop && ch.vectorize ? std::ceil(len / vw) : len;
+      if (len > 1 && unrolled_whole(ch, int(i), len, vw)) vectors *= int(i) == ch.vector_loop && ch.vectorize ? std::ceil(len / vw) : len;
     }
     return vectors;
   }
@@ -1466,8 +1467,7 @@ class Evaluator {
     const std::vector<double>& hext = hs.extents[0];
     const int hvw = kd_.funcs[h].vector_width;
     for (size_t i = 0; i < hst.loops.size() && i < hext.size() && i < hc.tile.size(); ++i) {
-      if (hc.tile[i] <= 1 || hc.subtile[i] <= 1) continue;  // outside the inner band: between productions
-      const double len = inner_band_length(hc, hext, i);
+      const double len = inner_band_length(hc, hext, i);  // 1 outside the inner band: between productions
       if (len <= 1 || unrolled_whole(hc, int(i), len, hvw) || len <= o_.llvm_unrolled_trips) continue;
       if (read_moves_along(h, 0, hext, int(i), p)) return false;
     }

@@ -292,15 +292,16 @@ void LearnedModel::Network::predict(const std::vector<const PipelineRows*>& batc
 void LearnedModel::predict(const std::vector<const PipelineRows*>& batch, std::vector<double>& seconds) const {
   size_t n = 0;
   for (const PipelineRows* p : batch) n += p->size();
-  members_.front().predict(batch, n, seconds);
-  if (members_.size() > 1) {  // the members' median
+  if (members_.size() == 1) {
+    members_.front().predict(batch, n, seconds);
+  } else {  // the members' median
     std::vector<std::vector<double>> member(members_.size());
-    for (size_t m = 1; m < members_.size(); ++m) members_[m].predict(batch, n, member[m]);
+    for (size_t m = 0; m < members_.size(); ++m) members_[m].predict(batch, n, member[m]);
     std::vector<double> p(members_.size());
     const size_t mid = p.size() / 2;
+    seconds.resize(batch.size());
     for (size_t b = 0; b < batch.size(); ++b) {
-      p[0] = seconds[b];
-      for (size_t m = 1; m < members_.size(); ++m) p[m] = member[m][b];
+      for (size_t m = 0; m < members_.size(); ++m) p[m] = member[m][b];
       std::sort(p.begin(), p.end());
       seconds[b] = p.size() % 2 ? p[mid] : std::sqrt(p[mid - 1] * p[mid]);
     }

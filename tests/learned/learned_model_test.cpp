@@ -189,10 +189,10 @@ TEST(LearnedModel, AnEnsemblePredictsItsMembersMedian) {
   const size_t total = size_t(std::find(names.begin(), names.end(), "total_s") - names.begin());
   const double s = std::log(1.1);
   for (const PipelineRows& rows : real_rows(9, 6)) {
-    std::vector<double> p = {a.predict(rows), b.predict(rows), c.predict(rows)};
+    const double pa = a.predict(rows), pb = b.predict(rows), mean = std::sqrt(pa * pb);
+    std::vector<double> p = {pa, pb, c.predict(rows)};
     std::sort(p.begin(), p.end());
     EXPECT_EQ(three.predict(rows), p[1]);
-    const double pa = a.predict(rows), pb = b.predict(rows), mean = std::sqrt(pa * pb);
     EXPECT_NEAR(both.predict(rows), mean, 1e-9 * mean);
     EXPECT_NE(pa, pb);  // the members differ: the mean is not one of them
     double analytic = 0;
