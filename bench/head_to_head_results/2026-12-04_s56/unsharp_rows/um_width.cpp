@@ -1,7 +1,8 @@
 // unsharp_mask (the app's algorithm) in the shape of candor's pick, rows unrolled N (ratio and the
 // output), at image width W: do the rows' strides decide what unrolling more rows costs?
 // Build: g++ -O1 -std=c++17 -I/usr/include/halide14 um_width.cpp -o um_width -lHalide14 -lpthread -ldl
-// Run:   ./um_width W,N W,N ...   (height 1536, or W with SQUARE=1; 40 interleaved rounds; median ms)
+// Run:   ./um_width W,N W,N ...   (height 1536, or W with SQUARE=1; CH=1: one output channel;
+//        RATIO_ROLLED=1: ratio's rows a loop; 40 interleaved rounds; median ms)
 #include <Halide.h>
 #include <algorithm>
 #include <chrono>
@@ -31,13 +32,14 @@ Case make(int W, int n) {
   Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yio("yio"), yii("yii");
   out.split(x, xo, xi, 16).split(y, yo, yi, 16).split(yi, yio, yii, n).reorder(xi, yii, c, xo, yio, yo)
       .vectorize(xi).unroll(yii).parallel(yo);
-  ratio.compute_at(out, xo).split(x, xo, xi, 16).split(y, yo, yi, n).reorder(xi, yi, xo, yo).vectorize(xi).unroll(yi);
+  ratio.compute_at(out, xo).split(x, xo, xi, 16).split(y, yo, yi, n).reorder(xi, yi, xo, yo).vectorize(xi);
+  if (!getenv("RATIO_ROLLED")) ratio.unroll(yi);
   blur_y.compute_at(out, yo).split(x, xo, xi, 16).split(y, yo, yi, 16).split(yi, yio, yii, 8)
       .reorder(xi, yii, yio, xo, yo).vectorize(xi).unroll(yii);
   gray.compute_at(out, yo).split(x, xo, xi, 16, TailStrategy::GuardWithIf).split(y, yo, yi, 2, TailStrategy::GuardWithIf)
       .reorder(xi, yi, xo, yo).vectorize(xi).unroll(yi);
   out.compile_jit(get_host_target());
-  return {out, in, Buffer<float>(W, H, 3)};
+  return {out, in, Buffer<float>(W, H, getenv("CH") ? atoi(getenv("CH")) : 3)};
 }
 int main(int argc, char** argv) {
   std::vector<Case> cs; std::vector<std::vector<double>> ts(argc - 1);
