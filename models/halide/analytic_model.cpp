@@ -770,20 +770,24 @@ class Evaluator {
   }
 
   // Ops of stage (f, stage) per point, with those of inlined producers (per distinct point
-  // read). `len`: the region of f evaluated per point of the stage that is computed.
-  void stage_ops(int f, int stage, std::map<std::string, double>& ops, const std::vector<double>& len,
-                 int depth) const {
+  // read). `len`: the region of f evaluated per point of the stage that is computed. With
+  // `clamp_ops`, also adds there the index operations of those that clamp coordinates for a
+  // boundary condition loop partitioning drops from the interior (partitioned_clamp_ops), at
+  // depth 0 only along `vector_loop` when it is given.
+  void stage_ops(int f, int stage, std::map<std::string, double>& ops, const std::vector<double>& len, int depth,
+                 double* clamp_ops = nullptr, int vector_loop = -1) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const double scale = product(len);
     for (const hb::StageInfo& st : fi.stages)
       if (st.index == stage)
         for (const auto& [t, n] : weighted_ops(st.ops)) ops[t] += n * scale;
-    if (depth > 32) return;
     for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
-      if (e->producer_is_input || e->producer == fi.name) continue;
+      if (e->producer == fi.name) continue;
+      if (clamp_ops) *clamp_ops += partitioned_clamp_ops(*e, depth > 0 ? -1 : vector_loop) * scale;
+      if (e->producer_is_input || depth > 32) continue;
       const int p = find(e->producer);
       if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline)
-        stage_ops(p, 0, ops, inlined_region(*e, p, len), depth + 1);
+        stage_ops(p, 0, ops, inlined_region(*e, p, len), depth + 1, clamp_ops);
     }
   }
 
@@ -801,27 +805,18 @@ class Evaluator {
     return plen;
   }
 
-  // Index operations per point of stage (f, stage), inlined producers' included (as stage_ops
-  // counts them), that clamp coordinates for a boundary condition loop partitioning drops from
-  // the interior: a min, a max and the likely() hint per clamped coordinate per call, as
-  // repeat_edge writes them. At depth 0 with a vector loop given, only coordinates that vary
-  // along it: the stage's own operations uniform along it already run once per vector.
-  double partitioned_clamp_ops(int f, int stage, int vector_loop, const std::vector<double>& len, int depth) const {
+  // Index operations per consumer point of `e`'s call sites that clamp coordinates for a
+  // boundary condition loop partitioning drops from the interior: a min, a max and the
+  // likely() hint per clamped coordinate per call, as repeat_edge writes them. With
+  // `vector_loop` >= 0, only coordinates that vary along it: the consumer's own operations
+  // uniform along it already run once per vector.
+  static double partitioned_clamp_ops(const hb::Edge& e, int vector_loop) {
     constexpr double kOpsPerClamp = 3;
-    const hb::FuncInfo& fi = kd_.funcs[f];
     double n = 0;
-    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
-      if (e->producer == fi.name) continue;
-      for (const hb::AccessDim& a : e->footprint) {
-        if (!a.boundary || a.clamped_everywhere) continue;
-        const bool along = vector_loop < 0 || depth > 0 ||
-                           (a.affine && vector_loop < int(a.coeffs.size()) && a.coeffs[vector_loop].num != 0);
-        if (along) n += kOpsPerClamp * e->calls * product(len);
-      }
-      if (e->producer_is_input || depth > 32) continue;
-      const int p = find(e->producer);
-      if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline)
-        n += partitioned_clamp_ops(p, 0, -1, inlined_region(*e, p, len), depth + 1);
+    for (const hb::AccessDim& a : e.footprint) {
+      if (!a.boundary || a.clamped_everywhere) continue;
+      if (vector_loop < 0 || (a.affine && vector_loop < int(a.coeffs.size()) && a.coeffs[vector_loop].num != 0))
+        n += kOpsPerClamp * e.calls;
     }
     return n;
   }
@@ -1568,7 +1563,10 @@ class Evaluator {
     }
 
     std::map<std::string, double> ops_map;
-    stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0);
+    const bool vector_walk = ch.vectorize && ch.vector_loop >= 0 && !ext.empty();
+    double clamp_ops = 0;  // of them, index operations that clamp for a boundary condition
+    stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0, vector_walk ? &clamp_ops : nullptr,
+              ch.vector_loop);
     // Vectorized, the stage's own operations that do not vary along the vector loop run once
     // per vector. depthwise_separable_conv's input_padded, vectorized over channels, tests x
     // and y against the image (11 of its 12 operations) once per 16 lanes.
@@ -1579,14 +1577,10 @@ class Evaluator {
     // iterations pay for them. box_blur with its clamp inlined into blur_x ran 0.69-0.71 ms,
     // with it computed per row apart 0.80-0.85 ms (Zen 4), where clamps priced on every lane
     // had the order the other way round.
-    if (ch.vectorize && ch.vector_loop >= 0 && !ext.empty()) {
-      const double clamp_ops =
-          partitioned_clamp_ops(f, stage, ch.vector_loop, std::vector<double>(st.loops.size(), 1.0), 0);
-      if (clamp_ops > 0) {
-        const double edge = clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below,
-                                          lane_by_lane.boundary_above);
-        ops_map["int32"] = std::max(0.0, ops_map["int32"] - clamp_ops * o_.index_op_weight * (1 - edge));
-      }
+    if (clamp_ops > 0) {
+      const double edge =
+          clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below, lane_by_lane.boundary_above);
+      ops_map["int32"] = std::max(0.0, ops_map["int32"] - clamp_ops * o_.index_op_weight * (1 - edge));
     }
     std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
     for (const auto& [t, n] : ops) c.ops_per_point += n;

@@ -823,12 +823,12 @@ TEST(AnalyticModel, ABoundaryConditionsClampsCostOnlyWhereItsLanesGather) {
   EXPECT_EQ(clamp_apart->load_parts.gathers_s, 0);
   // Three taps, each clamping x and y with a min, a max and a likely(), weighted as index
   // operations; the clamped copy does nothing else.
-  const double clamp_ops = 3 * 2 * 3 * mh::AnalyticModelOptions().index_op_weight;
+  const double taps = 3;
+  const double clamp_ops = taps * 2 * 3 * mh::AnalyticModelOptions().index_op_weight;
   double last_share = 1;
   for (const int rows : {256, 64}) {
     const auto inlined = blur_x_cost("INLINE", rows);
     ASSERT_TRUE(inlined) << rows;
-    const double taps = 3;
     const double gathering_share = inlined->load_parts.gathers_s * m.gather_lanes_per_s * inlined->cores_used *
                                    inlined->vector_efficiency / (inlined->points_computed * taps);
     EXPECT_GT(gathering_share, 0) << rows;
