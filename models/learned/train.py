@@ -174,12 +174,18 @@ def main():
                     help="hold each prediction smoothly within this factor of the analytic model's "
                          "(> 1; 0: none), as the C++ model does; trained without it, the metrics "
                          "printed are with it")
+    ap.add_argument("--validation-remainder", type=int, default=None, metavar="R",
+                    help="leave the training pipelines whose seed %% 5 == R (1-4) out of training and "
+                         "report the metrics on them (validation_*), for choosing settings without "
+                         "looking at the held-out pipelines")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args()
     if args.analytic_band and args.analytic_band <= 1:
         ap.error("--analytic-band must be above 1")
+    if args.validation_remainder is not None and not 0 < args.validation_remainder < HELD_OUT_MODULUS:
+        ap.error(f"--validation-remainder must be 1-{HELD_OUT_MODULUS - 1}")
 
     torch.manual_seed(args.seed)
     random.seed(args.seed)
@@ -190,6 +196,10 @@ def main():
     random_ok = [s for s in samples if usable(s) and s.get("seed") is not None]
     train = [s for s in random_ok if not held_out(s)]
     test = [s for s in random_ok if held_out(s)]
+    validation = []
+    if args.validation_remainder is not None:
+        validation = [s for s in train if s["seed"] % HELD_OUT_MODULUS == args.validation_remainder]
+        train = [s for s in train if s["seed"] % HELD_OUT_MODULUS != args.validation_remainder]
     if len(train) < 2:
         sys.exit(f"train.py: error: {len(train)} usable training samples in {', '.join(args.samples)}")
 
@@ -265,11 +275,12 @@ def main():
         p_train = predict_log(model, xn, terms, owner, log_a)
         report = {"train_r2_log": r2(y, p_train),
                   "train_pairwise": pairwise(y, p_train, pipes, args.tie_tolerance)}
-        if test:
-            tx, tt, to, ty, tp, ta = tensors(test, names)
-            p_test = predict_log(model, prepare(tx), tt, to, ta)
-            report.update(heldout_r2_log=r2(ty, p_test),
-                          heldout_pairwise=pairwise(ty, p_test, tp, args.tie_tolerance))
+        for name, part in (("validation", validation), ("heldout", test)):
+            if part:
+                tx, tt, to, ty, tp, ta = tensors(part, names)
+                p_part = predict_log(model, prepare(tx), tt, to, ta)
+                report[name + "_r2_log"] = r2(ty, p_part)
+                report[name + "_pairwise"] = pairwise(ty, p_part, tp, args.tie_tolerance)
     print(json.dumps(report))
 
     layers = [m for m in model.net if isinstance(m, torch.nn.Linear)]
@@ -290,6 +301,7 @@ def main():
             "training_samples": len(train),
             "training_pipelines": len({s["pipeline"] for s in train}),
             "heldout_samples": len(test),
+            "validation_samples": len(validation),
             "heldout_rule": f"seed % {HELD_OUT_MODULUS} == 0; example apps never trained on",
             "torch": torch.__version__,
             **report,

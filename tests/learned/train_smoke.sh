@@ -3,6 +3,8 @@
 # analytic model's prediction as runtime) reaches a high held-out R^2 and ordering accuracy,
 # as `candor model eval` computes them from the weights it wrote. The app samples, put in one
 # batch per app, also serve as near-optimal samples: the same pairs, so the same accuracy.
+# A validation fold (--validation-remainder) trains on the rest of the training pipelines and
+# reports accuracy on the fold, which the synthetic target makes learnable too.
 #   train_smoke.sh PYTHON3 SOURCE_DIR SYNTH CANDOR MACHINE_JSON WORK_DIR
 set -euo pipefail
 python=$1 src=$2 synth=$3 candor=$4 machine=$5 work=$6
@@ -38,4 +40,21 @@ if near["learned"] != r["apps"]["learned"] or sorted(near["per_app"]) != ["harri
     sys.exit("near-optimal accuracy of the app samples in one batch per app differs from their apps accuracy")
 if r["near_optimal_pairwise"] != r["apps_pairwise"]:
     sys.exit("near_optimal_pairwise differs from apps_pairwise on the same pairs")
+PY
+"$python" "$src/models/learned/train.py" --samples "$work/samples.jsonl" --out "$work/weights_fold.json" \
+  --epochs 150 --batches 4 --quiet --validation-remainder 1
+"$python" - "$work/weights.json" "$work/weights_fold.json" "$work/samples.jsonl" <<'PY'
+import json, sys
+full = json.load(open(sys.argv[1]))["provenance"]
+fold = json.load(open(sys.argv[2]))["provenance"]
+samples = [json.loads(line) for line in open(sys.argv[3])]
+seeds = [s["seed"] for s in samples if s.get("ok") and (s.get("runtime_ms") or 0) > 0 and s.get("stages")]
+in_fold = sum(1 for s in seeds if s % 5 == 1)
+if not (fold["validation_samples"] == in_fold > 0 and fold["training_samples"] + in_fold == full["training_samples"]):
+    sys.exit(f"validation fold: {fold['validation_samples']} samples held from {fold['training_samples']} "
+             f"(expected {in_fold} of {full['training_samples']})")
+if fold["heldout_samples"] != full["heldout_samples"]:
+    sys.exit("the validation fold changed the held-out set")
+if not fold["validation_pairwise"] >= 0.8 or not fold["validation_r2_log"] >= 0.9:
+    sys.exit(f"validation fold not learned: pairwise {fold['validation_pairwise']}, R2 {fold['validation_r2_log']}")
 PY
