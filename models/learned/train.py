@@ -45,8 +45,11 @@ def read_samples(paths):
     """Every sample of the files, each key once (the first kept)."""
     seen, samples = set(), []
     for path in paths:
-        with open(path) as f:
-            lines = f.read().split("\n")
+        try:
+            with open(path) as f:
+                lines = f.read().split("\n")
+        except OSError as e:
+            sys.exit(f"train.py: error: {path}: {e.strerror}")
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
