@@ -42,7 +42,8 @@ def learned_predictor(weights_path):
                 h = weight @ h + bias
                 if i + 1 < len(layers):
                     h = torch.relu(h)
-            values = [t[n] for n in train.COST_TERMS] + [f.get(n, 0.0) * s for n, s in train.COUNT_TERMS]
+            values = [(f.get(term["name"], 0.0) if term["from"] == "features" else t[term["name"]]) * term["scale"]
+                      for term in w["terms"]]
             seconds += float((torch.nn.functional.softplus(h) * torch.tensor(values, dtype=torch.float64)).sum())
         return seconds
 
