@@ -81,6 +81,9 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
 
 // Iterations of loop i's inner band per production: its subtile, no longer than its tile or
 // the loop. A loop split without a subtile (or not at all) has no inner band: 1.
+// The vector register file: 32 registers with AVX-512, 16 below.
+int vector_registers(const MachineDescription& m) { return m.vector_bytes >= 64 ? 32 : 16; }
+
 double inner_band_length(const StageChoice& c, const std::vector<double>& ext, size_t i) {
   if (c.tile[i] <= 1 || c.subtile[i] <= 1) return 1;
   return std::min(ext[i], double(std::min(c.tile[i], c.subtile[i])));
@@ -1458,15 +1461,14 @@ class Evaluator {
     for (size_t q = 0; q < state_.size(); ++q)
       if (state_[q].host == h && state_[q].where == Where::Subtile && (int(q) == p || fits_registers_alone(int(q))))
         vectors += std::ceil(state_[q].buffer_bytes / m_.vector_bytes);
-    return vectors <= (m_.vector_bytes >= 64 ? 32 : 16);
+    return vectors <= vector_registers(m_);
   }
   // in_registers's conditions on p and its host, without the other buffers held there.
   bool fits_registers_alone(int p) const {
     const FuncState& s = state_[p];
     if (!s.resolved || s.where != Where::Subtile || s.sliding || s.host < 0 || s.choice.empty() || s.extents.empty())
       return false;
-    const int registers = m_.vector_bytes >= 64 ? 32 : 16;
-    if (s.buffer_bytes <= 0 || s.buffer_bytes > double(registers) * m_.vector_bytes) return false;
+    if (s.buffer_bytes <= 0 || s.buffer_bytes > double(vector_registers(m_)) * m_.vector_bytes) return false;
     const hb::FuncInfo& pi = kd_.funcs[p];
     for (size_t k = 0; k < pi.stages.size() && k < s.choice.size() && k < s.extents.size(); ++k) {
       const hb::StageInfo& st = pi.stages[k];
@@ -1588,7 +1590,7 @@ class Evaluator {
     std::vector<int> tile_loops;  // unrolled, by the schedule or by LLVM
     const double tile_vectors = register_tile_vectors(ch, st, ext, vw, o_, &tile_loops);
     for (int u : ch.unrolled_loops()) tile_loops.push_back(u);
-    const bool register_tile = tile_vectors > 0 && tile_vectors <= o_.accumulator_registers &&
+    const bool register_tile = tile_vectors > 0 && tile_vectors <= vector_registers(m_) - o_.operand_registers &&
                                constant_unrolled_stride(f, tile_loops, st, ext);
     // Loads per step of a register tile's reduction: a vector load per vector along the vector
     // loop and a broadcast per unrolled column (an outer product, as in matmul or conv).
