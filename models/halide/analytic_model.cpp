@@ -79,11 +79,11 @@ double innermost_extent(const StageChoice& c, const std::vector<double>& ext, in
   return c.subtile[i] > 1 ? std::min(tile, double(c.subtile[i])) : tile;
 }
 
-// Iterations of loop i's inner band per production: its subtile, no longer than its tile or
-// the loop. A loop split without a subtile (or not at all) has no inner band: 1.
 // The vector register file: 32 registers with AVX-512, 16 below.
 int vector_registers(const MachineDescription& m) { return m.vector_bytes >= 64 ? 32 : 16; }
 
+// Iterations of loop i's inner band per production: its subtile, no longer than its tile or
+// the loop. A loop split without a subtile (or not at all) has no inner band: 1.
 double inner_band_length(const StageChoice& c, const std::vector<double>& ext, size_t i) {
   if (c.tile[i] <= 1 || c.subtile[i] <= 1) return 1;
   return std::min(ext[i], double(std::min(c.tile[i], c.subtile[i])));

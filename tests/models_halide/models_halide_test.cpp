@@ -633,8 +633,8 @@ TEST(AnalyticModel, ARegisterTileLoadsItsAccumulatorsOncePerReduction) {
 // AVX-512's 32 vector registers hold a register tile of up to 28 accumulators (4 left to the
 // other operands' loads): conv_relu's conv update over 2 vectors of channels by 8 pixels (16
 // accumulators) ran 0.82-0.83 of the same by 4 pixels on a Xeon, side by side, where the model,
-// counting 12 accumulator registers as on AVX2, priced it as spilling and 2.3x as long. By 8
-// pixels the weights are loaded once for 8 pixels instead of 4.
+// counting 12 accumulator registers as on AVX2, priced it as spilling and 2.3x as long. The
+// same tile under a 12-accumulator budget (operand_registers 20) is that spilled pricing.
 TEST(AnalyticModel, AnAvx512RegisterTileKeepsUpTo28Accumulators) {
   const mh::MachineDescription m = recorded_machine_with_avx512();
   const AppSpace app("conv_relu", Halide::Target(m.halide_target));
