@@ -38,4 +38,7 @@ inline constexpr const char* kClockStartLine = "#candor-clock start";
 // Where sample collection keeps its lock by default: one file per machine.
 inline const char* default_timing_lock_path() { return "/tmp/candor_timing.lock"; }
 
+// A --timing-lock argument as a lock path: "none" (no lock) is the empty path.
+inline std::string timing_lock_path(const std::string& option) { return option == "none" ? "" : option; }
+
 }  // namespace candor::halide_bridge

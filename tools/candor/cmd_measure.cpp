@@ -91,7 +91,7 @@ int run_measure(const MeasureOptions& o) {
   hb::Outputs reference;
   try {
     // Released before the measurements, which take it again (shared, then exclusive).
-    const hb::TimingLock shared(o.timing_lock, hb::TimingLock::Mode::Shared);
+    const hb::TimingLock shared(hb::timing_lock_path(o.timing_lock), hb::TimingLock::Mode::Shared);
     kd = hb::describe_app(app->build(), target);
     reference = collect::cached_reference_outputs(*app, target, o.reference_cache);
   } catch (const hb::BridgeError& e) {
@@ -103,7 +103,7 @@ int run_measure(const MeasureOptions& o) {
   options.threads = o.threads;
   options.timed_runs = o.runs;
   options.min_timed_seconds = o.interleave || o.min_seconds_given ? o.min_seconds : 0;
-  options.timing_lock = o.timing_lock;
+  options.timing_lock = hb::timing_lock_path(o.timing_lock);
   if (o.progress_lines) {
     // Rounds of a fast pipeline's timed runs come thousands a second: one line a second says
     // as much to a watchdog.
@@ -178,7 +178,7 @@ void register_measure_command(CLI::App& app, int& exit_status) {
                   "folder caching the reference outputs per pipeline (computed by the first measurement)");
   cmd->add_option("--timing-lock", o->timing_lock,
                   "a machine-wide lock file: compile while holding it shared, verify and time while holding it "
-                  "exclusively (halide_bridge/timing_lock.h)");
+                  "exclusively; 'none' or none given: no lock (halide_bridge/timing_lock.h)");
   cmd->add_flag("--progress-lines", o->progress_lines,
                 "also print a JSON line {\"step\": ..., \"index\": ...} as each step ends (\"reference\" once the "
                 "reference outputs are ready; \"compiled\" and \"verified\" with the schedule's index; \"timed\" with "

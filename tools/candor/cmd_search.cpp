@@ -147,7 +147,7 @@ int run_search(const SearchOptions& o) {
   constexpr int kModelOnlyFallbacks = 4;
   budget.keep_top = o.autotune > 0 ? o.autotune : kModelOnlyFallbacks;
   if (!o.json) budget.progress = print_progress;
-  const std::string timing_lock = o.timing_lock == "none" ? "" : o.timing_lock;
+  const std::string timing_lock = halide_bridge::timing_lock_path(o.timing_lock);
   const scheduler::KernelScheduler kernel_scheduler(kd, machine, pins, o.model_threads);
   std::optional<halide_bridge::TimingLock> busy;  // the search keeps the cores busy
   busy.emplace(timing_lock, halide_bridge::TimingLock::Mode::Shared);
