@@ -828,13 +828,9 @@ class Evaluator {
   // an update keeping `register_vectors` accumulators in registers (0: none) runs its float
   // arithmetic at the rate calibrated for register tiles of that size and loads per step,
   // times `tile_overlap` (register_tile_overlap: the next tiles' chains running beside).
-  // Unvectorized, a stage loading at data-dependent indices (`table_lookups`) runs at the
-  // scalar rate: LLVM does not auto-vectorize its loop. camera_pipe's curved, eight unrolled
-  // lookups int16(tone_curve[clamp(color_corrected[x])]) per iteration, ran about 0.8 ms of
-  // its pick's 2.3 ms serial where the blend of rates priced it 0.13 ms.
   double compute_seconds_per_point(const std::vector<std::pair<std::string, double>>& ops, int f, int stage,
                                    double register_vectors = 0, double register_loads_per_step = 0,
-                                   double tile_overlap = 1, bool table_lookups = false) const {
+                                   double tile_overlap = 1) const {
     const FuncState& s = state_[f];
     if (s.where == Where::Inline) {
       // Evaluated wherever its consumers are: take the first resolved consumer's context.
@@ -865,7 +861,7 @@ class Evaluator {
         if (vw < lanes) rate *= double(vw) / lanes;
         // Wider than natural: several instructions per vector, same lane rate.
       } else {
-        const double a = table_lookups ? 0.0 : o_.autovectorized_share;
+        const double a = o_.autovectorized_share;
         const double u = std::max(m_.unvectorized.for_type(type), 1.0), sc = std::max(m_.scalar.for_type(type), 1.0);
         rate = 1.0 / (a / u + (1 - a) / sc);
       }
@@ -1617,7 +1613,7 @@ class Evaluator {
                       : 1.0;
     c.compute_s = c.points_computed / c.vector_efficiency *
                   compute_seconds_per_point(ops, f, stage, register_tile ? tile_vectors : 0, tile_loads_per_step,
-                                            tile_overlap, lane_by_lane.gathers > 0) /
+                                            tile_overlap) /
                   c.cores_used;
     // A scan whose innermost loop carries its own dependency (iir_blur's: each step reads what
     // the last one stored) waits a step's latency per point; independent iterations inside
@@ -1809,10 +1805,8 @@ class Evaluator {
     const double elem = std::max(1, fi.bytes_per_point);
     parts.l1_s = c.points_computed * loads_per_point * elem / c.vector_efficiency / std::max(bw_l1, 1.0);
     // A load at data-dependent indices in a vectorized loop is a gather: where plain code
-    // loads a vector, it loads lane by lane. Unvectorized, such a table lookup costs about as
-    // much per point: camera_pipe's curved, 8 scalar lookups unrolled, ran about 1 ns a point
-    // (0.8 ms for its 0.79 M points, serial), near the 0.75 ns a gathered lane took.
-    double gathered = lane_by_lane.gathers;
+    // loads a vector, it loads lane by lane (unvectorized code already pays per lane).
+    double gathered = ch.vectorize ? lane_by_lane.gathers : 0;
     if (ch.vectorize && ch.vector_loop >= 0 && !ext.empty()) {
       // Vector lanes that step through a buffer by more than a few elements (the vector loop
       // runs along an outer dimension of it) load lane by lane; Halide loads strides up to 4

@@ -714,20 +714,6 @@ TEST(AnalyticModel, GathersInVectorizedStagesCostALoadPerLane) {
   EXPECT_GT(inlined - root, 4 * points / (machine().gather_lanes_per_s * machine().cores));
 }
 
-// Unvectorized, camera_pipe's curved still looks its tone curve up once per point, at about
-// a gathered lane's cost (its scalar loop ran 1 ns a point, a gathered lane takes 0.75), and
-// LLVM does not auto-vectorize that loop: its arithmetic runs at the scalar rate.
-TEST(AnalyticModel, TableLookupsInUnvectorizedStagesCostALoadPerPointAtTheScalarRate) {
-  const AppSpace app("camera_pipe");
-  const auto curved = stage_cost_with(app.kd, app.space, {{"location(curved)", "ROOT"}, {"vectorize(curved)", "NO"}},
-                                      "curved");
-  ASSERT_TRUE(curved);
-  const double lookups = curved->points_computed / (machine().gather_lanes_per_s * curved->cores_used);
-  EXPECT_NEAR(curved->load_parts.gathers_s, lookups, 1e-3 * lookups);
-  const double scalar = curved->points_computed * curved->ops_per_point / (machine().scalar.max() * curved->cores_used);
-  EXPECT_GE(curved->compute_s, scalar);
-}
-
 // bilateral_grid's slice reads the blurred grid at each pixel's intensity (8 corners, for 2
 // channels). With blur_y inlined into that lookup, each of its 3 taps of blur_x is a gather
 // too: 48 lane-by-lane loads per pixel, against 16 with blur_y at the root.
