@@ -434,7 +434,8 @@ std::vector<EvalResult> evaluate_instances_interleaved(const std::vector<const A
   return results;
 }
 
-AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir) {
+AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir,
+                               AotOutput output) {
   AotResult r;
   try {
     std::filesystem::create_directories(dir);
@@ -442,10 +443,14 @@ AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& ta
     const std::string name = "candor_aot_" + inst.outputs.at(0).name();
     std::string fn;
     for (char c : name) fn += std::isalnum((unsigned char)c) ? c : '_';
-    r.object_file = (std::filesystem::path(dir) / (fn + ".o")).string();
-    p.compile_to_object(r.object_file, p.infer_arguments(), fn, target);
+    const bool assembly = output == AotOutput::Assembly;
+    r.object_file = (std::filesystem::path(dir) / (fn + (assembly ? ".s" : ".o"))).string();
+    if (assembly)
+      p.compile_to_assembly(r.object_file, p.infer_arguments(), fn, target);
+    else
+      p.compile_to_object(r.object_file, p.infer_arguments(), fn, target);
     r.ok = std::filesystem::exists(r.object_file) && std::filesystem::file_size(r.object_file) > 0;
-    if (!r.ok) r.error = "Halide produced no object file at " + r.object_file;
+    if (!r.ok) r.error = std::string("Halide produced no ") + (assembly ? "assembly" : "object file") + " at " + r.object_file;
   } catch (const Halide::Error& e) {
     r.error = halide_message(e);
   } catch (const std::exception& e) {
@@ -455,7 +460,7 @@ AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& ta
 }
 
 AotResult compile_schedule_aot(const App& app, const Schedule& schedule, const KernelDescription& kd,
-                               const Halide::Target& target, const std::string& dir) {
+                               const Halide::Target& target, const std::string& dir, AotOutput output) {
   AppInstance inst;
   AotResult r;
   std::string step;
@@ -463,7 +468,7 @@ AotResult compile_schedule_aot(const App& app, const Schedule& schedule, const K
     r.error = step + ": " + r.error;
     return r;
   }
-  return compile_instance_aot(inst, target, dir);
+  return compile_instance_aot(inst, target, dir, output);
 }
 
 }  // namespace candor::halide_bridge

@@ -124,14 +124,20 @@ EvalResult evaluate_instance(const AppInstance& inst, const Outputs& reference, 
 struct AotResult {
   bool ok = false;
   std::string error;
-  std::string object_file;
+  std::string object_file;  // or the assembly file (AotOutput::Assembly)
 };
+
+// What an ahead-of-time compilation writes: an object file, or the assembly LLVM generates
+// (to read what a schedule became: which accumulators stay in registers, which loads gather).
+enum class AotOutput { Object, Assembly };
 
 // Validates and applies `schedule` to a fresh instance, then compiles it ahead of time for
 // `target` (e.g. cuda_target()) into `dir`: the GPU code generator runs, nothing executes.
 AotResult compile_schedule_aot(const App& app, const Schedule& schedule, const KernelDescription& kd,
-                               const Halide::Target& target, const std::string& dir);
+                               const Halide::Target& target, const std::string& dir,
+                               AotOutput output = AotOutput::Object);
 // Compiles an already scheduled instance ahead of time.
-AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir);
+AotResult compile_instance_aot(const AppInstance& inst, const Halide::Target& target, const std::string& dir,
+                               AotOutput output = AotOutput::Object);
 
 }  // namespace candor::halide_bridge

@@ -29,6 +29,7 @@ struct MeasureOptions {
   std::string schedules_file;
   std::string reference_cache;
   std::string timing_lock;
+  std::string assembly_dir;
   int threads = 0;
   int runs = 5;
   bool json = false;
@@ -98,6 +99,15 @@ int run_measure(const MeasureOptions& o) {
     std::cerr << "candor measure: error: " << o.app << ": " << e.what() << "\n";
     return 1;
   }
+  if (!o.assembly_dir.empty()) {
+    const hb::AotResult r =
+        hb::compile_schedule_aot(*app, schedules.at(0), kd, hb::aot_host_target(), o.assembly_dir, hb::AotOutput::Assembly);
+    if (!r.ok) {
+      std::cerr << "candor measure: error: " << o.app << ": no assembly: " << r.error << "\n";
+      return 1;
+    }
+    std::cerr << "assembly: " << r.object_file << "\n";
+  }
   if (o.progress_lines) std::cout << nlohmann::json{{"step", "reference"}}.dump() << std::endl;
   hb::RunOptions options;
   options.threads = o.threads;
@@ -161,6 +171,10 @@ void register_measure_command(CLI::App& app, int& exit_status) {
                                       "several schedules, one JSON a line, measured in turn in this process "
                                       "(one JSON result a line, as each is done)");
   one->excludes(many);
+  cmd->add_option("--assembly", o->assembly_dir,
+                  "with --schedule: also compile it ahead of time for this machine and write the assembly "
+                  "into this folder (its path is printed on standard error)")
+      ->needs(one);
   cmd->add_flag("--interleave", o->interleave,
                 "with --schedules: compile and verify them all, then time them in rounds (one run of each "
                 "per round) so that the machine's drift hits them alike; each line adds ratio_to_first, "
