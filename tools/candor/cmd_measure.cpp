@@ -90,30 +90,31 @@ int run_measure(const MeasureOptions& o) {
   hb::set_jit_threads(o.threads, target);
   hb::KernelDescription kd;
   hb::Outputs reference;
+  const std::string timing_lock = hb::timing_lock_path(o.timing_lock);
   try {
     // Released before the measurements, which take it again (shared, then exclusive).
-    const hb::TimingLock shared(hb::timing_lock_path(o.timing_lock), hb::TimingLock::Mode::Shared);
+    const hb::TimingLock shared(timing_lock, hb::TimingLock::Mode::Shared);
     kd = hb::describe_app(app->build(), target);
     reference = collect::cached_reference_outputs(*app, target, o.reference_cache);
+    if (!o.assembly_dir.empty()) {
+      const hb::AotResult r = hb::compile_schedule_aot(*app, schedules.at(0), kd, hb::aot_host_target(),
+                                                       o.assembly_dir, hb::AotOutput::Assembly);
+      if (!r.ok) {
+        std::cerr << "candor measure: error: " << o.app << ": no assembly: " << r.error << "\n";
+        return 1;
+      }
+      std::cerr << "assembly: " << r.object_file << "\n";
+    }
   } catch (const hb::BridgeError& e) {
     std::cerr << "candor measure: error: " << o.app << ": " << e.what() << "\n";
     return 1;
-  }
-  if (!o.assembly_dir.empty()) {
-    const hb::AotResult r =
-        hb::compile_schedule_aot(*app, schedules.at(0), kd, hb::aot_host_target(), o.assembly_dir, hb::AotOutput::Assembly);
-    if (!r.ok) {
-      std::cerr << "candor measure: error: " << o.app << ": no assembly: " << r.error << "\n";
-      return 1;
-    }
-    std::cerr << "assembly: " << r.object_file << "\n";
   }
   if (o.progress_lines) std::cout << nlohmann::json{{"step", "reference"}}.dump() << std::endl;
   hb::RunOptions options;
   options.threads = o.threads;
   options.timed_runs = o.runs;
   options.min_timed_seconds = o.interleave || o.min_seconds_given ? o.min_seconds : 0;
-  options.timing_lock = hb::timing_lock_path(o.timing_lock);
+  options.timing_lock = timing_lock;
   if (o.progress_lines) {
     // Rounds of a fast pipeline's timed runs come thousands a second: one line a second says
     // as much to a watchdog.

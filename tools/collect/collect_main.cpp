@@ -209,7 +209,7 @@ int run(const Options& o, int rank, int ranks) {
   measure_options.threads = o.threads;
   measure_options.runs = o.runs;
   measure_options.min_seconds = o.min_seconds;
-  if (o.timing_lock != "none") measure_options.timing_lock = o.timing_lock;
+  measure_options.timing_lock = halide_bridge::timing_lock_path(o.timing_lock);
 
   const std::string shard = collect::shard_path(o.out, rank);
   collect::drop_torn_tail(shard);
