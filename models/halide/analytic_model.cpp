@@ -1880,6 +1880,13 @@ class Evaluator {
     c.inner_tile = band_lengths(ch, ext, true);
     c.loop_s = inner_iters * o_.loop_iteration_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
 
+    // A register tile whose buffer is not held in registers loads its accumulators before each
+    // sweep of the reduction and stores them after it: core time beside its arithmetic (a
+    // memory-bound stage hides it behind its loads).
+    if (register_tile && !c.in_registers) {
+      const double accumulator_vectors = c.points_computed / reduction_trips / (ch.vectorize ? vw : 1);
+      c.compute_s += accumulator_vectors * o_.accumulator_round_trip_ops / std::max(m_.scalar.int32, 1.0) / c.cores_used;
+    }
     const double memory_s = c.load_s + c.store_s - c.stall_s;
     const double work_s = std::max(c.compute_s, memory_s) + o_.unhidden_overlap_share * std::min(c.compute_s, memory_s) +
                           c.stall_s;

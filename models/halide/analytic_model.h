@@ -74,6 +74,14 @@ struct AnalyticModelOptions {
   // out-of-order cores overlap loads with arithmetic, but not all of it (0 = perfect overlap,
   // 1 = none). Without it, saving memory traffic in a compute-bound stage counts for nothing.
   double unhidden_overlap_share = 0.3;
+  // Scalar-operation times per accumulator vector per sweep of a register tile's reduction
+  // when the tile's buffer is not held in registers (its accumulators are loaded before the
+  // sweep and stored after it), spent beside the arithmetic. depthwise_separable_conv's
+  // pointwise (32-step sweeps, 16 accumulators) per block of 4 and 16 tiles took about 1-1.4 ns
+  // more per accumulator vector than one tile held in registers (8 at the Xeon's 6.8 G scalar
+  // ops/s), beside the initialization and ReLU passes, on one thread
+  // (bench/head_to_head_results/2026-12-05_s61/microbench/).
+  double accumulator_round_trip_ops = 8;
 };
 
 struct StageCost {
