@@ -666,7 +666,7 @@ TEST(AnalyticModel, AnAvx512RegisterTileKeepsUpTo28Accumulators) {
 // 2 pixels (16 AVX-512 accumulators, the 32-step reduction inside). Computed per 2 x 2 subtile
 // of the output, its buffer is that one tile, held in registers; per 8 x 8 tile, the buffer
 // holds 16 tiles, and each sweep of the reduction loads its 16 accumulators before and stores
-// them after, a cost the arithmetic does not hide (1.13-1.22 ns a vector measured alone, and the
+// them after, a cost the arithmetic does not hide (about 1-1.4 ns a vector measured alone, and the
 // pick with 16 tiles a buffer ran 1.34-1.42x the one-tile pick on a Xeon, side by side).
 TEST(AnalyticModel, ARegisterTileWhoseBufferHoldsSeveralTilesPaysItsAccumulatorsRoundTrip) {
   const mh::MachineDescription m = recorded_machine_with_avx512();
