@@ -1448,8 +1448,8 @@ class Evaluator {
   // and relu straight from registers) ran 0.81 as long as per 8x4 (a stack buffer stored and
   // reloaded around every register tile), alone on one thread: 32-vector productions ran as
   // the 2x2 ones, 64-vector ones 1.07-1.13x, 128-vector ones 1.23x. A buffer read at several
-  // offsets along the host's vectors (max_filter's x + dx) stays on the stack, but its stores
-  // and loads hit L1 beside the reader's work: priced in memory, three picks ran 1.5-7% slower.
+  // offsets along the host's vectors (max_filter's x + dx) stays on the stack: priced as
+  // registers, max_filter's pick ran 1.07-1.14x as long as the one pricing its loads (stop 62).
   // The buffers a host's subtiles hold in registers share the file with the host's own
   // unrolled tile: harris's sum_xy and sum_yy per 64 x 4 output pixels (16 AVX-512 vectors
   // each, beside the output's 16) made it 1.32x as long as with them inlined, not faster.
@@ -1486,10 +1486,17 @@ class Evaluator {
     const int h = s.host;
     const FuncState& hs = state_[h];
     if (hs.choice.empty() || hs.extents.empty()) return false;
-    for (const hb::Edge* e : kd_.edges_from(pi.name))
-      if (e->consumer != kd_.funcs[h].name || e->consumer_stage != 0) return false;
-    const hb::StageInfo& hst = kd_.funcs[h].stages[0];
     const StageChoice& hc = hs.choice[0];
+    for (const hb::Edge* e : kd_.edges_from(pi.name)) {
+      if (e->consumer != kd_.funcs[h].name || e->consumer_stage != 0) return false;
+      // Read at several offsets along the host's vectors (max_filter's x + dx): the vectors
+      // straddle the buffer's, so it stays on the stack and every read is a load.
+      if (hc.vectorize && hc.vector_loop >= 0)
+        for (const hb::AccessDim& a : e->footprint)
+          if (!a.affine || (size_t(hc.vector_loop) < a.coeffs.size() && a.coeffs[hc.vector_loop].num != 0 && a.width() > 1))
+            return false;
+    }
+    const hb::StageInfo& hst = kd_.funcs[h].stages[0];
     const std::vector<double>& hext = hs.extents[0];
     const int hvw = kd_.funcs[h].vector_width;
     for (size_t i = 0; i < hst.loops.size() && i < hext.size() && i < hc.tile.size(); ++i) {
