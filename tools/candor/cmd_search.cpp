@@ -47,6 +47,7 @@ struct SearchOptions {
   int runs = 5;
   bool json = false;
   bool explain = false;
+  bool no_measure = false;
   std::vector<std::string> pins;
   std::string timing_lock = halide_bridge::default_timing_lock_path();
 };
@@ -123,6 +124,46 @@ class SideBySideSamples {
   std::set<std::string> known_;
 };
 
+// --no-measure: the model's pick, priced but neither compiled nor timed (pricing pinned
+// variants while something else times on the machine).
+int print_unmeasured(const SearchOptions& o, const halide_bridge::KernelDescription& kd,
+                     const scheduler::KernelScheduler& kernel_scheduler, const scheduler::ScheduleOutcome& outcome) {
+  if (outcome.candidates.empty()) {
+    std::cerr << "candor search: error: the search found no complete schedule\n";
+    return 1;
+  }
+  const scheduler::ScheduledCandidate& best = outcome.candidates.front();
+  const std::string source = halide_bridge::print_schedule(best.schedule, kd);
+  if (o.json) {
+    const nlohmann::json out = {{"app", o.app},
+                                {"space", o.space},
+                                {"search", o.search},
+                                {"search_seconds", outcome.stats.seconds},
+                                {"completed_past_time_limit", outcome.completed_past_time_limit},
+                                {"predicted_ms", best.predicted_seconds * 1e3},
+                                {"lower_bound_ms", best.lower_bound_seconds * 1e3},
+                                {"root_lower_bound_ms", outcome.root_lower_bound_seconds * 1e3},
+                                {"runtime_ms", nullptr},
+                                {"verified", false},
+                                {"measured", false},
+                                {"nodes", outcome.stats.expanded},
+                                {"created", outcome.stats.created},
+                                {"pruned", outcome.stats.pruned_by_bound},
+                                {"schedule", source},
+                                {"schedule_json", best.schedule},
+                                {"pins", kernel_scheduler.pins(best)}};
+    std::cout << out.dump() << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{}: {} in {:.1f} s ({} nodes, {} pruned by the bound)\n", o.app, o.search,
+                           outcome.stats.seconds, outcome.stats.expanded, outcome.stats.pruned_by_bound);
+  std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, not measured (--no-measure)\n",
+                           best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3);
+  std::cout << source;
+  if (o.explain) print_explanation(best.analytic);
+  return 0;
+}
+
 int run_search(const SearchOptions& o) {
   namespace hb = halide_bridge;
   if (o.space != "cpu") {
@@ -139,6 +180,10 @@ int run_search(const SearchOptions& o) {
       models::halide::load_or_calibrate(o.machine.empty() ? models::halide::default_machine_path() : o.machine);
   hb::KernelDescription kd = hb::describe_app(app->build(), target);
 
+  if (o.no_measure && o.autotune > 0) {
+    std::cerr << "candor search: error: --no-measure and --autotune exclude each other (autotuning measures)\n";
+    return 1;
+  }
   std::vector<std::pair<std::string, std::string>> pins;
   for (const std::string& pin : o.pins) pins.push_back(parse_pin(pin, "--pin "));
   Budget budget = parse_budget(o.budget);
@@ -157,6 +202,8 @@ int run_search(const SearchOptions& o) {
   if (outcome.completed_past_time_limit)
     std::cerr << "candor search: the time budget ran out before a complete schedule; one greedy dive completed "
                  "the search (" << outcome.stats.seconds << " s in all)\n";
+
+  if (o.no_measure) return print_unmeasured(o, kd, kernel_scheduler, outcome);
 
   scheduler::AutotuneOptions tune;
   tune.worker = "/proc/self/exe";
@@ -324,6 +371,9 @@ void register_search_command(CLI::App& app, int& exit_status) {
                   "a timing; 'none': no lock (halide_bridge/timing_lock.h)")
       ->capture_default_str();
   cmd->add_flag("--explain", o->explain, "after the schedule, print the analytic model's terms per stage (ms)");
+  cmd->add_flag("--no-measure", o->no_measure,
+                "print the model's pick without compiling, verifying or timing it (JSON: runtime_ms null, "
+                "verified false): prices pinned variants without disturbing timings beside it");
   cmd->callback([o, &exit_status] {
     try {
       exit_status = run_search(*o);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# `candor search --no-measure` prices the same pick as a measured search, and measures nothing:
+# no runtime, not verified, and no reference cache or measuring process left behind.
+# With --autotune it is an error.
+set -eu
+candor=$1 machine=$2 out=$3
+rm -rf "$out"
+mkdir -p "$out"
+cd "$out"
+"$candor" search box_blur --search greedy --json --runs 1 --timing-lock none --machine "$machine" > measured.json
+"$candor" search box_blur --search greedy --json --no-measure --timing-lock none --machine "$machine" > priced.json
+python3 - <<'PY'
+import json
+measured, priced = json.load(open("measured.json")), json.load(open("priced.json"))
+assert measured["verified"] is True and measured["runtime_ms"] > 0, measured
+assert priced["verified"] is False and priced["runtime_ms"] is None and priced["measured"] is False, priced
+for key in ("predicted_ms", "schedule", "pins"):
+    assert priced[key] == measured[key], key
+PY
+if "$candor" search box_blur --search greedy --no-measure --autotune 2 --machine "$machine" 2> both.err; then
+  echo "--no-measure --autotune 2 was accepted" >&2
+  exit 1
+fi
+grep -q "exclude each other" both.err
