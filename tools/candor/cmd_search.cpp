@@ -124,41 +124,53 @@ class SideBySideSamples {
   std::set<std::string> known_;
 };
 
-// --no-measure: the model's pick, priced but neither compiled nor timed (pricing pinned
-// variants while something else times on the machine).
-int print_unmeasured(const SearchOptions& o, const halide_bridge::KernelDescription& kd,
-                     const scheduler::KernelScheduler& kernel_scheduler, const scheduler::ScheduleOutcome& outcome) {
-  if (outcome.candidates.empty()) {
-    std::cerr << "candor search: error: the search found no complete schedule\n";
-    return 1;
-  }
-  const scheduler::ScheduledCandidate& best = outcome.candidates.front();
+// What a search found and, unless --no-measure, how its pick measured (`measured` null: not
+// measured), printed as --json or as text.
+struct Measured {
+  double runtime_ms = 0, autotune_seconds = 0;
+  size_t candidates = 0, neighbours = 0;
+  int centre_moves = 0;
+  nlohmann::json failures = nlohmann::json::array();
+};
+int print_result(const SearchOptions& o, const halide_bridge::KernelDescription& kd,
+                 const scheduler::KernelScheduler& kernel_scheduler, const scheduler::ScheduleOutcome& outcome,
+                 const scheduler::ScheduledCandidate& best, const std::optional<Measured>& measured) {
   const std::string source = halide_bridge::print_schedule(best.schedule, kd);
   if (o.json) {
-    const nlohmann::json out = {{"app", o.app},
-                                {"space", o.space},
-                                {"search", o.search},
-                                {"search_seconds", outcome.stats.seconds},
-                                {"completed_past_time_limit", outcome.completed_past_time_limit},
-                                {"predicted_ms", best.predicted_seconds * 1e3},
-                                {"lower_bound_ms", best.lower_bound_seconds * 1e3},
-                                {"root_lower_bound_ms", outcome.root_lower_bound_seconds * 1e3},
-                                {"runtime_ms", nullptr},
-                                {"verified", false},
-                                {"measured", false},
-                                {"nodes", outcome.stats.expanded},
-                                {"created", outcome.stats.created},
-                                {"pruned", outcome.stats.pruned_by_bound},
-                                {"schedule", source},
-                                {"schedule_json", best.schedule},
-                                {"pins", kernel_scheduler.pins(best)}};
+    nlohmann::json out = {{"app", o.app},
+                          {"space", o.space},
+                          {"search", o.search},
+                          {"search_seconds", outcome.stats.seconds},
+                          {"completed_past_time_limit", outcome.completed_past_time_limit},
+                          {"predicted_ms", best.predicted_seconds * 1e3},
+                          {"lower_bound_ms", best.lower_bound_seconds * 1e3},
+                          {"root_lower_bound_ms", outcome.root_lower_bound_seconds * 1e3},
+                          {"runtime_ms", measured ? nlohmann::json(measured->runtime_ms) : nlohmann::json()},
+                          {"verified", measured.has_value()},
+                          {"measured", measured.has_value()},
+                          {"nodes", outcome.stats.expanded},
+                          {"created", outcome.stats.created},
+                          {"pruned", outcome.stats.pruned_by_bound},
+                          {"schedule", source},
+                          {"schedule_json", best.schedule},
+                          {"pins", kernel_scheduler.pins(best)}};
+    if (measured) {
+      out["autotuned"] = o.autotune > 0;
+      out["candidates_measured"] = measured->candidates;
+      out["neighbours_measured"] = measured->neighbours;
+      out["centre_moves"] = measured->centre_moves;
+      out["autotune_seconds"] = measured->autotune_seconds;
+      out["failures"] = measured->failures;
+    }
     std::cout << out.dump() << "\n";
     return 0;
   }
   std::cout << fmt::format("{}: {} in {:.1f} s ({} nodes, {} pruned by the bound)\n", o.app, o.search,
                            outcome.stats.seconds, outcome.stats.expanded, outcome.stats.pruned_by_bound);
-  std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, not measured (--no-measure)\n",
-                           best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3);
+  std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, {}\n", best.predicted_seconds * 1e3,
+                           best.lower_bound_seconds * 1e3,
+                           measured ? fmt::format("measured {:.3f} ms (verified)", measured->runtime_ms)
+                                    : std::string("not measured (--no-measure)"));
   std::cout << source;
   if (o.explain) print_explanation(best.analytic);
   return 0;
@@ -203,7 +215,14 @@ int run_search(const SearchOptions& o) {
     std::cerr << "candor search: the time budget ran out before a complete schedule; one greedy dive completed "
                  "the search (" << outcome.stats.seconds << " s in all)\n";
 
-  if (o.no_measure) return print_unmeasured(o, kd, kernel_scheduler, outcome);
+  // --no-measure: the model's pick, priced but neither compiled nor timed.
+  if (o.no_measure) {
+    if (outcome.candidates.empty()) {
+      std::cerr << "candor search: error: the search found no complete schedule\n";
+      return 1;
+    }
+    return print_result(o, kd, kernel_scheduler, outcome, outcome.candidates.front(), std::nullopt);
+  }
 
   scheduler::AutotuneOptions tune;
   tune.worker = "/proc/self/exe";
@@ -274,53 +293,21 @@ int run_search(const SearchOptions& o) {
                                            progress, local, processes)
                      : scheduler::first_verified(o.app, schedules, tune, progress);
   if (!tune.reference_cache.empty()) std::filesystem::remove_all(tune.reference_cache);
-  const size_t measured = tuned.measured;
-  const int chosen = tuned.chosen;
-  const double chosen_ms = tuned.runtime_ms, tune_seconds = tuned.seconds;
-  nlohmann::json failures = nlohmann::json::array();
+  Measured measured;
+  measured.candidates = tuned.measured;
+  measured.neighbours = tuned.proposed_measured;
+  measured.centre_moves = tuned.centre_moves;
+  measured.runtime_ms = tuned.runtime_ms;
+  measured.autotune_seconds = tuned.seconds;
   // Each failure names the candidate's decisions, so that `--pin` reproduces it.
   for (const auto& [i, failure] : tuned.failures)
-    failures.push_back({{"candidate", i}, {"failure", failure}, {"pins", kernel_scheduler.pins(tried[i])}});
-  if (chosen < 0) {
+    measured.failures.push_back({{"candidate", i}, {"failure", failure}, {"pins", kernel_scheduler.pins(tried[i])}});
+  if (tuned.chosen < 0) {
     std::cerr << "candor search: error: no measured schedule compiled and matched the reference\n";
-    for (const auto& f : failures) std::cerr << "  " << f.dump() << "\n";
+    for (const auto& f : measured.failures) std::cerr << "  " << f.dump() << "\n";
     return 1;
   }
-  const scheduler::ScheduledCandidate& best = tried[chosen];
-  const std::string source = hb::print_schedule(best.schedule, kd);
-  if (o.json) {
-    nlohmann::json out = {{"app", o.app},
-                          {"space", o.space},
-                          {"search", o.search},
-                          {"search_seconds", outcome.stats.seconds},
-                          {"completed_past_time_limit", outcome.completed_past_time_limit},
-                          {"predicted_ms", best.predicted_seconds * 1e3},
-                          {"lower_bound_ms", best.lower_bound_seconds * 1e3},
-                          {"root_lower_bound_ms", outcome.root_lower_bound_seconds * 1e3},
-                          {"runtime_ms", chosen_ms},
-                          {"verified", true},
-                          {"autotuned", o.autotune > 0},
-                          {"candidates_measured", measured},
-                          {"neighbours_measured", tuned.proposed_measured},
-                          {"centre_moves", tuned.centre_moves},
-                          {"autotune_seconds", tune_seconds},
-                          {"failures", failures},
-                          {"nodes", outcome.stats.expanded},
-                          {"created", outcome.stats.created},
-                          {"pruned", outcome.stats.pruned_by_bound},
-                          {"schedule", source},
-                          {"schedule_json", best.schedule},
-                          {"pins", kernel_scheduler.pins(best)}};
-    std::cout << out.dump() << "\n";
-    return 0;
-  }
-  std::cout << fmt::format("{}: {} in {:.1f} s ({} nodes, {} pruned by the bound)\n", o.app, o.search,
-                           outcome.stats.seconds, outcome.stats.expanded, outcome.stats.pruned_by_bound);
-  std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, measured {:.3f} ms (verified)\n",
-                           best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3, chosen_ms);
-  std::cout << source;
-  if (o.explain) print_explanation(best.analytic);
-  return 0;
+  return print_result(o, kd, kernel_scheduler, outcome, tried[tuned.chosen], measured);
 }
 
 }  // namespace
