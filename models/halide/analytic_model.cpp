@@ -1449,7 +1449,7 @@ class Evaluator {
   // reloaded around every register tile), alone on one thread: 32-vector productions ran as
   // the 2x2 ones, 64-vector ones 1.07-1.13x, 128-vector ones 1.23x. A buffer read at several
   // offsets along the host's vectors (max_filter's x + dx) stays on the stack: priced as
-  // registers, max_filter's pick ran 1.07-1.14x as long as the one pricing its loads (stop 62).
+  // registers, max_filter's pick ran 1.06-1.07x as long as the one pricing its loads (stop 62).
   // The buffers a host's subtiles hold in registers share the file with the host's own
   // unrolled tile: harris's sum_xy and sum_yy per 64 x 4 output pixels (16 AVX-512 vectors
   // each, beside the output's 16) made it 1.32x as long as with them inlined, not faster.

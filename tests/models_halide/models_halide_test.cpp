@@ -1464,7 +1464,7 @@ TEST(AnalyticModel, AWindowStoredPerTileComputesEachTilesHalo) {
 // stack (each load straddles two of its vectors): max_filter's output reads vert_max_3 at
 // x - 4 ... x + 4, and computed per 16 x 8 pixels (24 x 13 floats) the assembly stores and
 // reloads it. Priced as registers (stops 52-61), the reader's 18 loads a vector from it cost
-// nothing, and the analytic pick, with vert_max_3 per subtile, ran 1.07-1.14x as long as the
+// nothing, and the analytic pick, with vert_max_3 per subtile, ran 1.06-1.07x as long as the
 // pick pricing them as loads (stop 62, on the 2-core Xeon).
 TEST(AnalyticModel, ABufferReadAtOffsetsAlongItsReadersVectorsStaysInMemory) {
   const mh::MachineDescription m = recorded_machine_with_avx512();  // whose registers would hold it

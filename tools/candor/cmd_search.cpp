@@ -124,7 +124,7 @@ class SideBySideSamples {
   std::set<std::string> known_;
 };
 
-// What a search found and, unless --no-measure, how its pick measured (`measured` null: not
+// What a search found and, unless --no-measure, how its pick measured (no `measured`: not
 // measured), printed as --json or as text.
 struct Measured {
   double runtime_ms = 0, autotune_seconds = 0;
