@@ -192,10 +192,6 @@ int run_search(const SearchOptions& o) {
       models::halide::load_or_calibrate(o.machine.empty() ? models::halide::default_machine_path() : o.machine);
   hb::KernelDescription kd = hb::describe_app(app->build(), target);
 
-  if (o.no_measure && o.autotune > 0) {
-    std::cerr << "candor search: error: --no-measure and --autotune exclude each other (autotuning measures)\n";
-    return 1;
-  }
   std::vector<std::pair<std::string, std::string>> pins;
   for (const std::string& pin : o.pins) pins.push_back(parse_pin(pin, "--pin "));
   Budget budget = parse_budget(o.budget);
@@ -360,7 +356,8 @@ void register_search_command(CLI::App& app, int& exit_status) {
   cmd->add_flag("--explain", o->explain, "after the schedule, print the analytic model's terms per stage (ms)");
   cmd->add_flag("--no-measure", o->no_measure,
                 "print the model's pick without compiling, verifying or timing it (JSON: runtime_ms null, "
-                "verified false): prices pinned variants without disturbing timings beside it");
+                "verified false): prices pinned variants without disturbing timings beside it")
+      ->excludes("--autotune");  // autotuning measures
   cmd->callback([o, &exit_status] {
     try {
       exit_status = run_search(*o);
