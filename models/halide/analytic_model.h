@@ -89,6 +89,7 @@ struct StageCost {
   int stage = 0;
   Where where = Where::Root;  // as resolved (optimistically, when undecided)
   bool parallel = false, vectorize = false, unroll = false, sliding = false;
+  bool unfolded = false;         // a sliding window Halide does not fold: one allocation per coarser tile
   bool in_registers = false;    // its buffer lives in vector registers: stored and read without memory
   double productions = 1;      // times a region of it is computed
   double points_computed = 0;  // in total, recomputation included

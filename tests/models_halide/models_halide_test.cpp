@@ -1239,6 +1239,47 @@ TEST(AnalyticModel, NothingSlidesWhereTheHostsTileIsOneSubtile) {
   EXPECT_LT(four_subtiles->recompute, one_subtile->recompute);
 }
 
+// Halide 14 folds a sliding window's storage to the rows it spans only when none of its
+// readers slides in the same loops. max_filter's input_clamped, vert_max_2 and vert_max_3
+// sliding down strips of 256 output rows allocate 274, 268 and 8 rows a strip (the lowered
+// statement): only vert_max_3, read by the output alone, is folded; with vert_max_2 computed
+// per subtile, input_clamped is folded too. An unfolded window's stores walk through the
+// strip's allocations: past L2 down strips of 256 rows, in L2 down strips of 16.
+TEST(AnalyticModel, AWindowReadByAnotherSlidingWindowIsNotFolded) {
+  const mh::MachineDescription& m = recorded_machine();
+  const AppSpace app("max_filter", Halide::Target(m.halide_target));
+  const mh::AnalyticModel model(m);
+  auto cost = [&](const std::string& func, int rows, const std::string& vert_max_2_slides) {
+    std::vector<std::pair<std::string, std::string>> pins = {
+        {"location(max_filter)", "ROOT"},   {"tile(max_filter.y)", std::to_string(rows)},
+        {"subtile(max_filter.y)", "2"},     {"tile(max_filter.x)", "1024"},
+        {"subtile(max_filter.x)", "1024"}, {"location(vert_max_1)", "INLINE"}};
+    for (const std::string f : {"input_clamped", "vert_max_2", "vert_max_3"}) {
+      pins.push_back({"location(" + f + ")", "SUBTILE"});
+      pins.push_back({"host(" + f + ")", "max_filter"});
+      pins.push_back({"sliding(" + f + ")", f == "vert_max_2" ? vert_max_2_slides : "YES"});
+    }
+    return stage_cost_with(app.kd, app.space, pins, func, 0, model);
+  };
+  const auto clamped = cost("input_clamped", 256, "YES"), vm2 = cost("vert_max_2", 256, "YES"),
+             vm3 = cost("vert_max_3", 256, "YES");
+  const auto clamped_alone = cost("input_clamped", 256, "NO"), vm2_per_subtile = cost("vert_max_2", 256, "NO");
+  const auto vm2_short = cost("vert_max_2", 16, "YES");
+  ASSERT_TRUE(clamped && vm2 && vm3 && clamped_alone && vm2_per_subtile && vm2_short);
+  EXPECT_TRUE(clamped->sliding && vm2->sliding && vm3->sliding && clamped_alone->sliding);
+  EXPECT_TRUE(clamped->unfolded);
+  EXPECT_TRUE(vm2->unfolded);
+  EXPECT_FALSE(vm3->unfolded);
+  EXPECT_FALSE(vm2_per_subtile->sliding);
+  EXPECT_FALSE(clamped_alone->unfolded);
+  const double row_bytes = 1024 * 4;
+  EXPECT_GT(clamped->buffer_bytes, 256 * row_bytes);
+  EXPECT_GT(vm2->buffer_bytes, 256 * row_bytes);
+  EXPECT_LT(vm3->buffer_bytes, 16 * 1.1 * row_bytes);
+  EXPECT_LT(clamped_alone->buffer_bytes, 16 * 1.1 * row_bytes);
+  EXPECT_GT(vm2->store_s / vm2->points_computed, 1.5 * vm2_short->store_s / vm2_short->points_computed);
+}
+
 // A Func computed per subtile is produced once per subtile of every whole tile of its host:
 // local_laplacian's 96 output rows in tiles of 64 (the last one shifted inwards) split by 8
 // are 2 x 8 strips of out_lpyr_0, not 96 / 8 = 12; in tiles of 32 they are 3 x 4 = 12.
