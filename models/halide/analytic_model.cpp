@@ -1300,12 +1300,14 @@ class Evaluator {
   // The cache level Func f finds root buffer `buffer` in (`cold`: where nothing else brought
   // it in): a Func computed inside f's loops, or in the same tile of f's host before f (one
   // of f's producers), that reads the buffer too has just loaded the lines f reads in that
-  // tile, which stay in the level holding one tile's working set.
-  const Bandwidth& warm_level(int f, const std::string& buffer, const Bandwidth& cold) const {
+  // tile, which stay in the level holding one tile's working set (`resident`: set to that
+  // working set, all cores, when it is not `cold`).
+  const Bandwidth& warm_level(int f, const std::string& buffer, const Bandwidth& cold, double& resident) const {
     const Bandwidth* best = &cold;
     auto tile_level = [&](int host, Where level) {
-      const Bandwidth& l = m_.level_for(bytes_per_host_tile(host, level) * m_.cores);
-      if (l.bytes < best->bytes) best = &l;
+      const double bytes = bytes_per_host_tile(host, level) * m_.cores;
+      const Bandwidth& l = m_.level_for(bytes);
+      if (l.bytes < best->bytes) best = &l, resident = bytes;
     };
     const FuncState& fs = state_[f];
     for (int g = 0; g < int(state_.size()); ++g) {
@@ -1705,7 +1707,15 @@ class Evaluator {
       const double dram = followed ? 1.0 : dram_share, l3 = followed ? 1.0 : l3_share;
       if (&level == &m_.bandwidth.back()) return bw * dram;
       // Not DRAM, so at least two levels: the last cache is the one before DRAM.
-      if (&level != &m_.bandwidth.end()[-2]) return bw;
+      if (&level != &m_.bandwidth.end()[-2]) {
+        // A core's share of L2 that set conflicts evict between passes comes from the level past
+        // it (CacheGeometry::conflict_miss_share).
+        const double missed = level.level == "L2" ? m_.l2_conflict_miss_share(bytes / m_.cores) : 0;
+        if (missed <= 0) return bw;
+        const Bandwidth& next = *(&level + 1);
+        const double next_bw = next.with_cores(cores, m_.cores) * (&next == &m_.bandwidth.back() ? dram : l3);
+        return 1 / ((1 - missed) / bw + missed / std::max(next_bw, 1.0));
+      }
       if (bytes <= double(level.bytes)) return bw * l3;
       const double hit = double(level.bytes) / bytes;
       return 1 / (hit / (bw * l3) + (1 - hit) / std::max(m_.bandwidth.back().with_cores(cores, m_.cores) * dram, 1.0));
@@ -1831,9 +1841,10 @@ class Evaluator {
         }
         // A reader computed in this stage's loop nest, or before it in the same tile, has just
         // brought these lines in (unsharp_mask's output reads the input rows gray read).
-        const Bandwidth& from = warm_level(f, e->producer, level);
+        double warm_bytes = resident_bytes;
+        const Bandwidth& from = warm_level(f, e->producer, level, warm_bytes);
         parts.levels_s += &from == &level ? root_transfer_s(e->producer, fresh, level, resident_bytes, stall_s)
-                                          : transfer_s(fresh, from, resident_bytes, stall_s);
+                                          : transfer_s(fresh, from, warm_bytes, stall_s);
         if (reread > 0 && reread_level != &m_.bandwidth.front())
           parts.levels_s += transfer_s(reread, *reread_level, reread_bytes, stall_s);
       } else if (&level != &m_.bandwidth.front()) {

@@ -73,6 +73,26 @@ double CacheGeometry::capacity_lines(double rows, double run_lines, double row_s
   return covered * ways;
 }
 
+// Physical pages land in the cache's page colours (sets x line / page of them) at random, so
+// a colour holds Poisson(λ) of the working set's pages, λ = pages / colours. A colour given
+// more pages than it has ways thrashes (LRU over a repeated pass misses every line), so the
+// missed share is the share of pages in colours of ways + 1 or more: E[N 1{N > w}] / λ =
+// P(N >= w). unsharp_mask's strips of 32 rows (1.8 MB a core of a 16-way 2 MiB L2: 32% by
+// this) ran 1.07-1.11x as long as strips of 16 (0.9 MB: 0.2%), priced 0.1% apart without it.
+double CacheGeometry::conflict_miss_share(double bytes, double page_bytes) const {
+  if (ways <= 0 || sets <= 0 || line_bytes <= 0 || page_bytes <= 0 || bytes <= 0) return 0;
+  const double colours = double(sets) * line_bytes / page_bytes;
+  if (colours <= 1) return 0;
+  const double lambda = std::ceil(bytes / page_bytes) / colours;
+  // P(N >= ways) = 1 - sum_{k < ways} e^-λ λ^k / k!
+  double term = std::exp(-lambda), below = 0;
+  for (int k = 0; k < ways; ++k) {
+    below += term;
+    term *= lambda / (k + 1);
+  }
+  return std::clamp(1 - below, 0.0, 1.0);
+}
+
 int MachineDescription::lanes_for_bits(int bits) const {
   if (bits <= 8) return lanes_u8;
   if (bits <= 16) return lanes_u16;
@@ -182,6 +202,12 @@ double reorder_window_for(const MachineDescription& m, double measured, double s
     (ratio_with(mid) < measured ? lo : hi) = mid;
   }
   return (lo + hi) / 2;
+}
+
+double MachineDescription::l2_conflict_miss_share(double bytes) const {
+  CacheGeometry g = l2_geometry;
+  if (g.ways > 0 && g.line_bytes > 0) g.sets = int(l2_bytes / (int64_t(g.ways) * g.line_bytes));
+  return g.conflict_miss_share(bytes);
 }
 
 const Bandwidth& MachineDescription::level_for(double bytes) const {

@@ -44,6 +44,9 @@ struct CacheGeometry {
   // Lines of `rows` runs of `run_lines` lines each, `row_stride_bytes` apart, the cache can
   // hold at once (its whole capacity when the rows spread over every set).
   double capacity_lines(double rows, double run_lines, double row_stride_bytes) const;
+  // Share of a working set of `bytes`, reused pass after pass, that set conflicts evict
+  // before its next use (0 when the geometry is unknown or one page spans every set).
+  double conflict_miss_share(double bytes, double page_bytes = 4096) const;
 };
 
 // Lines per second a column walk fetches (see calibration.cpp): every access a new line, no
@@ -153,6 +156,9 @@ struct MachineDescription {
   double row_stream_share(double streams, bool last_cache = false) const;
   // Capacity of a level for the whole machine (private caches times cores).
   int64_t capacity(const std::string& level) const;
+  // CacheGeometry::conflict_miss_share of one core's L2 (l2_bytes, with l2_geometry's ways and
+  // line) for `bytes` of it.
+  double l2_conflict_miss_share(double bytes) const;
   // Fastest bandwidth at which `bytes` could be streamed (all cores).
   double best_bandwidth_for(double bytes) const;
 };
