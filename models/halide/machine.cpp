@@ -77,7 +77,7 @@ double CacheGeometry::capacity_lines(double rows, double run_lines, double row_s
 // a colour holds Poisson(λ) of the working set's pages, λ = pages / colours. A colour given
 // more pages than it has ways thrashes (LRU over a repeated pass misses every line), so the
 // missed share is the share of pages in colours of ways + 1 or more: E[N 1{N > w}] / λ =
-// P(N >= w). unsharp_mask's strips of 32 rows (1.8 MB a core of a 16-way 2 MiB L2: 32% by
+// P(N >= w). unsharp_mask's strips of 32 rows (1.8 MB a core of a 16-way 2 MiB L2: 31% by
 // this) ran 1.07-1.11x as long as strips of 16 (0.9 MB: 0.2%), priced 0.1% apart without it.
 double CacheGeometry::conflict_miss_share(double bytes, double page_bytes) const {
   if (ways <= 0 || sets <= 0 || line_bytes <= 0 || page_bytes <= 0 || bytes <= 0) return 0;
