@@ -607,14 +607,16 @@ class Evaluator {
         s.realizations = s.productions;
       }
     }
-    s.buffer_bytes = f.bytes_per_point;
-    s.allocation_bytes = f.bytes_per_point;
-    for (size_t k = 0; k < f.stages[0].loops.size(); ++k) {
-      if (f.stages[0].loops[k].is_rvar) continue;
-      if (!s.extents.empty() && k < s.extents[0].size()) s.buffer_bytes *= s.extents[0][k];
-      if (!unfolded_extents.empty() && k < unfolded_extents[0].size()) s.allocation_bytes *= unfolded_extents[0][k];
-    }
-    if (!s.unfolded) s.allocation_bytes = s.buffer_bytes;
+    // Bytes of a buffer covering `ext` (per stage: the pure stage's pure loops count).
+    auto bytes_over = [&](const std::vector<std::vector<double>>& ext) {
+      double bytes = f.bytes_per_point;
+      if (!ext.empty())
+        for (size_t k = 0; k < f.stages[0].loops.size() && k < ext[0].size(); ++k)
+          if (!f.stages[0].loops[k].is_rvar) bytes *= ext[0][k];
+      return bytes;
+    };
+    s.buffer_bytes = bytes_over(s.extents);
+    s.allocation_bytes = s.unfolded ? bytes_over(unfolded_extents) : s.buffer_bytes;
     for (size_t k = 0; k < f.stages.size(); ++k) {
       const StageView* sv = stage_view(fv, f.stages[k].index);
       s.choice.push_back(choose(f.stages[k], sv, s.extents[k], w == Where::Root));
