@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -398,6 +399,23 @@ TEST(CpuObjective, ModelFromEnvironment) {
   setenv("CANDOR_MODEL", (::testing::TempDir() + "missing.json").c_str(), 1);
   EXPECT_THROW(candor::scheduler::learned_model_from_environment(), std::runtime_error);
   unsetenv("CANDOR_MODEL");
+}
+
+// The shipped weights name only features and terms this build computes (load checks every
+// name, so a featurization change without retraining fails here), and every search ranks with
+// them unless CANDOR_MODEL says otherwise.
+TEST(CpuObjective, ShippedWeightsMatchThisBuildAndAreTheDefault) {
+  ASSERT_TRUE(std::filesystem::exists(default_weights_path())) << default_weights_path();
+  const LearnedModel shipped = LearnedModel::load(default_weights_path());
+  EXPECT_TRUE(shipped.provenance().contains("command"));
+  unsetenv("CANDOR_MODEL");
+  const candor::scheduler::CpuObjective objective(machine());
+  EXPECT_EQ(objective.cost_model_name(), "learned");
+  const hb::KernelDescription kd =
+      hb::describe_app(candor::models::random_pipelines::random_pipeline(17).build(), hb::host_target());
+  const candor::HalideCpuSpace space(kd);
+  const double seconds = objective.estimate(space, *space.root());
+  EXPECT_TRUE(std::isfinite(seconds) && seconds > 0) << seconds;
 }
 
 TEST(CpuObjective, LearnedRanksCandidates) {

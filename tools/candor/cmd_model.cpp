@@ -202,7 +202,9 @@ int run_eval(const EvalOptions& o) {
   for (const std::string& path : {ml::default_samples_path(), ml::default_apps_samples_path()})
     if ((path == ml::default_samples_path() ? o.samples.empty() : o.apps_samples.empty()) &&
         !std::filesystem::exists(path))
-      throw std::invalid_argument("no dataset at " + path + ": collect one (docs/dataset.md) or pass --samples / --apps-samples");
+      throw std::invalid_argument("no dataset at " + path +
+                                  ": models/learned/eval_from_dataset.sh evaluates on the repository's dataset; or "
+                                  "collect one (docs/dataset.md), or pass --samples / --apps-samples");
   ml::SampleFile random;
   for (const std::string& path : o.samples.empty() ? std::vector<std::string>{ml::default_samples_path()} : o.samples)
     ml::merge_samples(random, ml::read_samples(path));
