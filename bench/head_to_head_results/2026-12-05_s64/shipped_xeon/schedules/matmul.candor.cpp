@@ -1,0 +1,36 @@
+{
+    Halide::Func a_im = funcs.at("a_im");
+    Halide::Func b_im = funcs.at("b_im");
+    Halide::Func dot = funcs.at("dot");
+    Halide::Func matmul = funcs.at("matmul");
+    Halide::Var x("x");
+    Halide::Var x_o("x_o");
+    Halide::Var x_i("x_i");
+    Halide::Var y("y");
+    Halide::Var y_o("y_o");
+    Halide::Var y_i("y_i");
+    Halide::Var x_i_o("x_i_o");
+    Halide::Var x_i_i("x_i_i");
+    Halide::RVar k_x = dot.rvars(0)[0];
+    a_im.compute_inline();
+    b_im.compute_inline();
+    dot.split(x, x_o, x_i, 16, Halide::TailStrategy::Auto);
+    dot.split(y, y_o, y_i, 8, Halide::TailStrategy::Auto);
+    dot.reorder(x_i, y_i, x_o, y_o);
+    dot.vectorize(x_i);
+    dot.unroll(y_i);
+    dot.update(0).split(x, x_o, x_i, 64, Halide::TailStrategy::GuardWithIf);
+    dot.update(0).split(x_i, x_i_o, x_i_i, 16, Halide::TailStrategy::GuardWithIf);
+    dot.update(0).split(y, y_o, y_i, 4, Halide::TailStrategy::GuardWithIf);
+    dot.update(0).reorder(x_i_i, x_i_o, y_i, k_x, x_o, y_o);
+    dot.update(0).vectorize(x_i_i);
+    dot.update(0).unroll(x_i_o);
+    dot.update(0).unroll(y_i);
+    dot.compute_at(matmul, x_o);
+    matmul.split(x, x_o, x_i, 64, Halide::TailStrategy::Auto);
+    matmul.split(x_i, x_i_o, x_i_i, 16, Halide::TailStrategy::Auto);
+    matmul.split(y, y_o, y_i, 64, Halide::TailStrategy::Auto);
+    matmul.reorder(x_i_i, x_i_o, y_i, x_o, y_o);
+    matmul.vectorize(x_i_i);
+    matmul.parallel(y_o);
+}
