@@ -80,6 +80,8 @@ class KernelScheduler {
   std::vector<size_t> measuring_order(const std::vector<ScheduledCandidate>& candidates) const;
   // The space its candidates live in (to describe them as dataset samples).
   const HalideCpuSpace& space() const { return space_; }
+  // "learned" or "analytic": the model that ranks its candidates (CpuObjective).
+  std::string cost_model_name() const { return objective_.cost_model_name(); }
 
  private:
   ScheduledCandidate scheduled(const Candidate& c, double predicted_seconds) const;

@@ -140,6 +140,7 @@ int print_result(const SearchOptions& o, const halide_bridge::KernelDescription&
     nlohmann::json out = {{"app", o.app},
                           {"space", o.space},
                           {"search", o.search},
+                          {"cost_model", kernel_scheduler.cost_model_name()},
                           {"search_seconds", outcome.stats.seconds},
                           {"completed_past_time_limit", outcome.completed_past_time_limit},
                           {"predicted_ms", best.predicted_seconds * 1e3},
@@ -165,8 +166,9 @@ int print_result(const SearchOptions& o, const halide_bridge::KernelDescription&
     std::cout << out.dump() << "\n";
     return 0;
   }
-  std::cout << fmt::format("{}: {} in {:.1f} s ({} nodes, {} pruned by the bound)\n", o.app, o.search,
-                           outcome.stats.seconds, outcome.stats.expanded, outcome.stats.pruned_by_bound);
+  std::cout << fmt::format("{}: {} ranked by the {} model in {:.1f} s ({} nodes, {} pruned by the bound)\n",
+                           o.app, o.search, kernel_scheduler.cost_model_name(), outcome.stats.seconds,
+                           outcome.stats.expanded, outcome.stats.pruned_by_bound);
   std::cout << fmt::format("predicted {:.3f} ms, lower bound {:.3f} ms, {}\n", best.predicted_seconds * 1e3,
                            best.lower_bound_seconds * 1e3,
                            measured ? fmt::format("measured {:.3f} ms (verified)", measured->runtime_ms)
