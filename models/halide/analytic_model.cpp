@@ -1705,22 +1705,24 @@ class Evaluator {
     // time of the same stages computed per output tile, which the model had priced 3% apart.
     // `followed`: as fast as when the prefetchers follow every row (the shares 1).
     auto bandwidth_of = [&](const Bandwidth& level, double bytes, bool followed = false) {
-      const double bw = level.with_cores(cores, m_.cores);
       const double dram = followed ? 1.0 : dram_share, l3 = followed ? 1.0 : l3_share;
-      if (&level == &m_.bandwidth.back()) return bw * dram;
+      const Bandwidth &memory = m_.bandwidth.back(), &last_cache = m_.bandwidth.end()[-2];
+      // A level's rate, scaled by the share of it the row streams get past the private caches.
+      auto rate = [&](const Bandwidth& l) {
+        return l.with_cores(cores, m_.cores) * (&l == &memory ? dram : &l == &last_cache ? l3 : 1.0);
+      };
+      // `hit` of the lines from `near`, the rest from `far`.
+      auto blend = [](double hit, double near, double far) { return 1 / (hit / near + (1 - hit) / std::max(far, 1.0)); };
+      if (&level == &memory) return rate(level);
       // Not DRAM, so at least two levels: the last cache is the one before DRAM.
-      if (&level != &m_.bandwidth.end()[-2]) {
+      if (&level != &last_cache) {
         // A core's share of L2 that set conflicts evict between passes comes from the level past
         // it (CacheGeometry::conflict_miss_share).
         const double missed = level.level == "L2" ? m_.l2_conflict_miss_share(bytes / m_.cores) : 0;
-        if (missed <= 0) return bw;
-        const Bandwidth& next = *(&level + 1);
-        const double next_bw = next.with_cores(cores, m_.cores) * (&next == &m_.bandwidth.back() ? dram : l3);
-        return 1 / ((1 - missed) / bw + missed / std::max(next_bw, 1.0));
+        return missed > 0 ? blend(1 - missed, rate(level), rate(*(&level + 1))) : rate(level);
       }
-      if (bytes <= double(level.bytes)) return bw * l3;
-      const double hit = double(level.bytes) / bytes;
-      return 1 / (hit / (bw * l3) + (1 - hit) / std::max(m_.bandwidth.back().with_cores(cores, m_.cores) * dram, 1.0));
+      if (bytes <= double(level.bytes)) return rate(level);
+      return blend(double(level.bytes) / bytes, rate(level), rate(memory));
     };
     // Seconds to move `bytes` from `level` (a working set of `resident` bytes). What rows past
     // those the prefetchers follow add is the core waiting for lines one by one: it does not
