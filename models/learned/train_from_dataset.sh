@@ -3,7 +3,7 @@
 # (reproducible)"), as stops 59-64 trained it: every training pool refeaturized with this
 # build's featurization and analytic model (refeaturize_pools.sh), then a bag of four members
 # (train_bagged.sh, prior weight 30) and its evaluation (eval_from_dataset.sh: OUT.eval.json,
-# and printed). About 15 minutes on two cores.
+# and printed). About 10 minutes on two cores.
 #   models/learned/train_from_dataset.sh OUT   (models/learned/weights.json ships it: the default model)
 # Run from anywhere; needs build/bin/candor and build/bin/candor_refeaturize. The pools and the
 # bag's members (with their logs) stay in build/learned_pools.
@@ -20,5 +20,4 @@ models/learned/refeaturize_pools.sh "$pools" "${training[@]}"
 for name in "${training[@]}"; do cat "$pools/${name//\//_}.jsonl"; done > "$pools/training.jsonl"
 models/learned/train_bagged.sh "$pools/bag.json" --samples "$pools/training.jsonl" --prior-weight 30 --quiet
 cp "$pools/bag.json" "$out"
-models/learned/eval_from_dataset.sh "$out" --no-speed --json > "$out.eval.json"
-models/learned/eval_from_dataset.sh "$out" --no-speed
+models/learned/eval_from_dataset.sh "$out" --json-out "$out.eval.json" --no-speed
