@@ -15,6 +15,7 @@
 
 #include <Halide.h>
 
+#include "cache_info.h"
 #include "halide_bridge/compile.h"
 #include "machine.h"
 #include "runtime/statistics.h"
@@ -60,28 +61,6 @@ double time_best(const std::function<void()>& f, int repeats, int active) {
     best = std::min(best, cpu > 0 ? std::min(wall, cpu) : wall);
   }
   return best;
-}
-
-// Size (bytes) and geometry of the cache of `level` and `type` from /sys; size 0 if absent.
-int64_t read_cache(int level, const std::string& type, CacheGeometry* geometry) {
-  for (int i = 0; i < 8; ++i) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-    std::ifstream lv(dir + "level"), ty(dir + "type"), sz(dir + "size");
-    if (!lv || !ty || !sz) continue;
-    int l = 0;
-    std::string t, s;
-    lv >> l;
-    ty >> t;
-    sz >> s;
-    if (l != level || (t != type && t != "Unified")) continue;
-    int64_t v = std::atoll(s.c_str());
-    if (!s.empty() && (s.back() == 'K' || s.back() == 'k')) v *= 1024;
-    if (!s.empty() && (s.back() == 'M' || s.back() == 'm')) v *= 1024 * 1024;
-    std::ifstream ways(dir + "ways_of_associativity"), sets(dir + "number_of_sets"), line(dir + "coherency_line_size");
-    if (geometry && ways && sets && line) ways >> geometry->ways, sets >> geometry->sets, line >> geometry->line_bytes;
-    return v;
-  }
-  return 0;
 }
 
 std::string cpu_model() {
@@ -366,6 +345,7 @@ double recurrence_step_seconds(const Target& target, int repeats) {
   f(x) = cast<float>(x);
   f(r) = f(r - 1) * 0.999f + 0.5f;
   f.vectorize(x, target.natural_vector_size(Float(32)));
+  f.update().unscheduled();  // the scan is serial by nature
   f.compile_jit(target);
   Buffer<float> out(steps);
   return time_median([&] { f.realize(out, target); }, repeats) / steps;
@@ -551,6 +531,49 @@ double allocation_overhead(const Target& target, int repeats) {
 
 }  // namespace
 
+// One line per measurement group on stderr: what was measured, the time so far and the time
+// left, estimated from each group's usual share of a calibration (weights: seconds on an idle
+// 2-core machine with a 32 MiB L3) scaled by how long the groups done so far took.
+class Progress {
+ public:
+  struct Group {
+    const char* name;
+    double weight;
+  };
+  Progress(std::vector<Group> groups, bool enabled) : groups_(std::move(groups)), enabled_(enabled) {}
+  void done(const char* name) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    double done_weight = 0, total = 0;
+    for (size_t i = 0; i < groups_.size(); ++i) {
+      total += groups_[i].weight;
+      if (i <= next_) done_weight += groups_[i].weight;
+    }
+    ++next_;
+    if (!enabled_) return;
+    const double left = done_weight > 0 ? elapsed * (total - done_weight) / done_weight : 0;
+    char line[256];
+    std::snprintf(line, sizeof line, "calibration [%zu/%zu] %s: %.1f s so far, about %.0f s left", next_, groups_.size(),
+                  name, elapsed, std::ceil(left));
+    std::cerr << line << std::endl;
+  }
+
+ private:
+  std::vector<Group> groups_;
+  bool enabled_;
+  size_t next_ = 0;
+  Clock::time_point start_ = Clock::now();
+};
+
+// Bytes of a working set no cache holds: four times the nominal L3, at least 256 MiB, and
+// unless thorough at most 1 GiB. A virtual machine's CPUID may report the host's whole L3
+// (hundreds of MiB, of which its cores get a slice); four times that is gigabytes to fill
+// and stream for every DRAM measurement, while 1 GiB is already twice such an L3.
+int64_t dram_working_set(int64_t l3_bytes, bool thorough) {
+  const int64_t mib = int64_t(1) << 20;
+  const int64_t bytes = std::max<int64_t>(256 * mib, 4 * l3_bytes);
+  return thorough ? bytes : std::min<int64_t>(bytes, 1024 * mib);
+}
+
 // A 2-core slice of a 480 MiB L3 read 23.7 GB/s at half that size, below its DRAM's 31, and
 // every buffer past L2 was priced at that rate; up to 16 MiB it read 58.
 Bandwidth last_cache_share(const MachineDescription& m, const std::function<Bandwidth(int64_t bytes)>& read) {
@@ -567,8 +590,25 @@ Bandwidth last_cache_share(const MachineDescription& m, const std::function<Band
   return kept;
 }
 
+CalibrationOptions thorough_calibration() {
+  CalibrationOptions o;
+  o.repeats = 9;
+  o.target_ms = 60;
+  o.thorough = true;
+  return o;
+}
+
 MachineDescription calibrate(const CalibrationOptions& o) {
   const auto t_start = Clock::now();
+  Progress progress({{"arithmetic peaks", 6.0},
+                     {"register tiles", 2.8},
+                     {"reorder window", 1.3},
+                     {"gathers and divisions", 2.5},
+                     {"cache and DRAM reads", 0.4},
+                     {"copies and row streams", 2.7},
+                     {"column walks", 0.3},
+                     {"parallel and allocation overheads", 0.5}},
+                    o.progress);
   MachineDescription m;
   const Target target = halide_bridge::host_target();
   m.halide_target = target.to_string();
@@ -580,16 +620,21 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   m.lanes_u16 = target.natural_vector_size(UInt(16));
   m.lanes_u8 = target.natural_vector_size(UInt(8));
   m.vector_bytes = m.lanes_u8;
-  m.l1d_bytes = read_cache(1, "Data", &m.l1d_geometry);
-  m.l2_bytes = read_cache(2, "Unified", &m.l2_geometry);
-  m.l3_bytes = read_cache(3, "Unified", nullptr);
-  if (m.l1d_bytes <= 0 || m.l2_bytes <= 0)
-    throw std::runtime_error("cannot read the cache sizes from /sys/devices/system/cpu/cpu0/cache");
-  if (m.l3_bytes <= 0) m.l3_bytes = m.l2_bytes * m.cores;  // no L3: the model treats L2 as last level
-
   auto log = [&](const std::string& s) {
     if (o.verbose) std::cerr << "  " << s << std::endl;
   };
+  const HostCaches caches = host_caches();
+  m.l1d_bytes = caches.l1d.bytes;
+  m.l1d_geometry = caches.l1d.geometry;
+  m.l2_bytes = caches.l2.bytes;
+  m.l2_geometry = caches.l2.geometry;
+  m.l3_bytes = caches.l3.bytes;
+  if (m.l1d_bytes <= 0 || m.l2_bytes <= 0)
+    throw std::runtime_error("no source (sysfs, CPUID, sysconf, a latency sweep) shows this machine's L1d and L2 sizes");
+  if (m.l3_bytes <= 0) m.l3_bytes = m.l2_bytes * m.cores;  // no L3: the model treats L2 as last level
+  for (const auto& [name, level] : {std::pair{"L1d", &caches.l1d}, std::pair{"L2", &caches.l2}, std::pair{"L3", &caches.l3}})
+    log(std::string(name) + " " + std::to_string(level->bytes >> 10) + " KiB, " + std::to_string(level->geometry.ways) +
+        " ways (from " + (level->source.empty() ? std::string("no source") : level->source) + ")");
   const int steps = 24;
   for (int kind = 0; kind < 3; ++kind) {  // scalar, unvectorized, vector
     const bool vec = kind == 2, rows1 = kind == 0;
@@ -603,6 +648,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
         " i32 " + std::to_string(tp.int32 * 1e-9) + " i16 " + std::to_string(tp.int16 * 1e-9) + " i8 " +
         std::to_string(tp.int8 * 1e-9));
   }
+  progress.done("arithmetic peaks");
 
   for (int acc : {1, 2, 4, 8, 12}) {
     m.register_tile.push_back({acc, register_tile_rate(acc, 1, m.cores, target, o)});
@@ -614,6 +660,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     log("register tile of 2 x " + std::to_string(acc / 2) + " vectors Gops/s/core: f32 " +
         std::to_string(m.register_tile_wide.back().float32 * 1e-9));
   }
+  progress.done("register tiles");
 
   // The reorder window: tiles of 4 and of 8 accumulators over 64 steps, 16 tiles a row; the
   // window that makes register_tile_overlap give the ratio of their rates (timed in turn).
@@ -624,6 +671,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     log("register tiles of 4 / 8 vectors over 64 steps, 16 tiles a row: " + std::to_string(ratio) +
         " of the rate; reorder window " + std::to_string(m.reorder_window_ops) + " operations");
   }
+  progress.done("reorder window");
 
   m.gather_lanes_per_s = gather_rate(m.cores, target, o);
   log("gathered lanes G/s/core: " + std::to_string(m.gather_lanes_per_s * 1e-9));
@@ -637,7 +685,9 @@ MachineDescription calibrate(const CalibrationOptions& o) {
       std::to_string(m.constant_division_lanes_per_s.int8 * 1e-9));
   m.recurrence_step_s = recurrence_step_seconds(target, o.repeats);
   log("recurrence step ns: " + std::to_string(m.recurrence_step_s * 1e9));
+  progress.done("gathers and divisions");
 
+  const int64_t dram_bytes = dram_working_set(m.l3_bytes, o.thorough);
   ReadKernel rk(target);
   struct Level {
     const char* name;
@@ -646,7 +696,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   const std::vector<Level> levels = {
       {"L1", m.l1d_bytes / 2},
       {"L2", m.l2_bytes / 2},
-      {"DRAM", std::max<int64_t>(int64_t(64) << 20, m.l3_bytes * 4 / m.cores)},
+      {"DRAM", dram_bytes / m.cores},
   };
   auto measure = [&](const char* name, int64_t chunk) {
     Bandwidth b;
@@ -676,10 +726,12 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   for (const Level& l : levels) m.bandwidth.push_back(measure(l.name, l.chunk));
   m.bandwidth.insert(m.bandwidth.end() - 1,
                      last_cache_share(m, [&](int64_t bytes) { return measure("L3", bytes / m.cores); }));
-  m.copy_bandwidth_dram = copy_bandwidth(m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2));
+  progress.done("cache and DRAM reads");
+  // A copy reads one buffer and writes another: half the DRAM working set each.
+  m.copy_bandwidth_dram = copy_bandwidth(dram_bytes / 2, m.cores, target, std::max(3, o.repeats / 2));
   log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
   for (int rows : {1, 2, 4, 8, 16, 32, 64}) {
-    m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, m.l3_bytes * 4, m.cores, target, std::max(3, o.repeats / 2))});
+    m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, dram_bytes / 2, m.cores, target, std::max(3, o.repeats / 2))});
     log("DRAM copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams.back().bytes_per_s * 1e-9));
   }
   const int64_t l3_copy_bytes = m.bandwidth.end()[-2].bytes / 4;  // in and out: half the last cache's share
@@ -687,8 +739,11 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     m.row_streams_l3.push_back({rows, interleaved_copy_bandwidth(rows, l3_copy_bytes, m.cores, target, o.repeats)});
     log("L3 copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams_l3.back().bytes_per_s * 1e-9));
   }
-  // Half of L3 (all cores), at least twice what L2's sets could hold if they did not alias.
-  const int64_t walk_rows = std::max<int64_t>(m.l2_bytes * 2, m.l3_bytes / 2) / 4096;
+  progress.done("copies and row streams");
+  // Half of L3 (all cores), at least twice what L2's sets could hold if they did not alias;
+  // at most the share of L3 that read faster than DRAM, which a VM's nominal L3 overstates.
+  const int64_t l3_share = o.thorough ? m.l3_bytes : m.bandwidth.end()[-2].bytes;
+  const int64_t walk_rows = std::max<int64_t>(m.l2_bytes * 2, std::min(m.l3_bytes / 2, l3_share)) / 4096;
   m.column_walk.all_cores = column_walk_lines_per_s(walk_rows, m.cores, target, o.repeats);
   m.column_walk.one_core = column_walk_lines_per_s(walk_rows, 1, target, o.repeats);
   m.column_walk_bytes = walk_rows * 4096;
@@ -702,6 +757,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
       " MiB); all cores " + std::to_string(m.column_walk_near.all_cores * 1e-6) + ", one core " +
       std::to_string(m.column_walk_near.one_core * 1e-6) + " (" + std::to_string(m.column_walk_near_bytes >> 10) +
       " KiB)");
+  progress.done("column walks");
 
   parallel_overheads(m.cores, target, o.repeats, m.parallel_launch_s, m.parallel_task_s);
   log("parallel loop launch us: " + std::to_string(m.parallel_launch_s * 1e6) +
@@ -710,6 +766,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   log("parallel loop join delay after idle us: " + std::to_string(m.parallel_join_s * 1e6));
   m.allocation_s = allocation_overhead(target, o.repeats);
   log("allocation us: " + std::to_string(m.allocation_s * 1e6));
+  progress.done("parallel and allocation overheads");
 
   m.measured_at = now_iso();
   m.calibration_seconds = std::chrono::duration<double>(Clock::now() - t_start).count();

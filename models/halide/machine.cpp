@@ -1,5 +1,7 @@
 #include "machine.h"
 
+#include "cache_info.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace candor::models::halide {
 
@@ -459,8 +462,11 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
   positive(m.column_walk_near.one_core, "near column walk rate (one core)");
   positive(m.column_walk_bytes, "column walk buffer size");
   positive(m.column_walk_near_bytes, "near column walk buffer size");
+  // Unknown geometry (ways 0) is a usable state, priced as fully associative; a known one
+  // must be whole.
   for (const auto& [g, name] : {std::pair{&m.l1d_geometry, "L1d"}, std::pair{&m.l2_geometry, "L2"}})
-    if (g->ways < 1 || g->sets < 1 || g->line_bytes < 1) p.push_back(std::string(name) + " geometry (ways, sets, line) unknown");
+    if (g->ways < 0 || (g->ways > 0 && (g->sets < 1 || g->line_bytes < 1)))
+      p.push_back(std::string(name) + " geometry (ways, sets, line) is malformed");
   if (m.parallel_launch_s < 0 || m.parallel_task_s < 0 || m.parallel_join_s < 0 || m.allocation_s < 0)
     p.push_back("negative overhead");
   return p;
@@ -474,6 +480,17 @@ std::string default_machine_path() {
   return "machine.json";
 }
 
+std::vector<std::string> complete_cache_geometry(MachineDescription& m, const HostCaches& host) {
+  std::vector<std::string> completed;
+  for (const auto& [name, bytes, geometry, level] :
+       {std::tuple{"L1d", m.l1d_bytes, &m.l1d_geometry, &host.l1d}, std::tuple{"L2", m.l2_bytes, &m.l2_geometry, &host.l2}}) {
+    if (geometry->ways > 0 || level->geometry.ways <= 0 || level->bytes != bytes) continue;
+    *geometry = level->geometry;
+    completed.push_back(std::string(name) + " from " + level->source);
+  }
+  return completed;
+}
+
 MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options) {
   // Calibrating changes every price a model gives, so it is never silent: a path that does
   // not resolve from this directory would otherwise price with a fresh, different machine.
@@ -482,7 +499,20 @@ MachineDescription load_or_calibrate(const std::string& path, const CalibrationO
     try {
       MachineDescription m = load_machine(path);
       const std::vector<std::string> problems = check_machine(m);
-      if (problems.empty()) return m;
+      if (problems.empty()) {
+        // A file without cache geometry is completed, not measured again: this host's caches
+        // of the same sizes describe it.
+        if (m.l1d_geometry.ways <= 0 || m.l2_geometry.ways <= 0) {
+          const std::vector<std::string> completed = complete_cache_geometry(m, host_caches());
+          if (!completed.empty()) {
+            std::string list;
+            for (const std::string& c : completed) list += (list.empty() ? "" : ", ") + c;
+            std::cerr << "candor: completed the cache geometry of " << path << " (" << list << ")\n";
+            save_machine(m, path);
+          }
+        }
+        return m;
+      }
       why = problems.front();
     } catch (const std::exception& e) {
       why = e.what();
@@ -491,7 +521,7 @@ MachineDescription load_or_calibrate(const std::string& path, const CalibrationO
               << "): calibrating this machine and overwriting it\n";
   } else {
     std::cerr << "candor: no machine description at " << path
-              << ": calibrating this machine (a few seconds) and saving it there\n";
+              << ": calibrating this machine (usually 15-30 s) and saving it there\n";
   }
   MachineDescription m = calibrate(options);
   save_machine(m, path);

@@ -37,7 +37,7 @@ struct Bandwidth {
   double with_cores(double cores, int total_cores) const;
 };
 
-// Associativity of a cache (from /sys): which lines can share it decides how much of it a
+// Associativity of a cache (cache_info.h reads it): which lines can share it decides how much of it a
 // footprint of rows a power of two apart can use.
 struct CacheGeometry {
   int ways = 0, sets = 0, line_bytes = 64;  // ways 0: unknown (fully associative assumed)
@@ -201,11 +201,19 @@ std::vector<std::string> check_machine(const MachineDescription& m);
 struct CalibrationOptions {
   int repeats = 5;         // timed runs per kernel; the median is kept
   double target_ms = 30;   // rough duration of one timed run
+  // Working sets sized by the nominal L3 alone (4x it for DRAM, sweeps up to half of it), with
+  // no cap: on a virtual machine whose CPUID reports the host's whole L3, gigabytes.
+  bool thorough = false;
   bool verbose = false;    // print each measurement to stderr as it is taken
+  bool progress = true;    // print a line per measurement group (time taken, time left)
 };
 
-// Measures the machine with Halide JIT kernels (calibration.cpp). Takes a few seconds.
+// Measures the machine with Halide JIT kernels (calibration.cpp): about 15-30 s on an idle
+// 2-core machine by default.
 MachineDescription calibrate(const CalibrationOptions& options = {});
+
+// Options of a thorough calibration: more and longer timed runs, uncapped working sets.
+CalibrationOptions thorough_calibration();
 
 // The last cache as this machine gets it (calibration.cpp): `read(bytes)` measures reads over a
 // working set of `bytes` (all cores together); working sets double from twice the cores' L2 up
@@ -214,7 +222,13 @@ MachineDescription calibrate(const CalibrationOptions& options = {});
 // machine other tenants hold most of a large L3.
 Bandwidth last_cache_share(const MachineDescription& m, const std::function<Bandwidth(int64_t bytes)>& read);
 
-// Loads `path` if it holds a usable description, else calibrates and saves it there.
+struct HostCaches;
+// Fills the L1d and L2 geometry `m` lacks (ways 0) from `host`'s level of the same size;
+// returns what it filled ("L2 from cpuid").
+std::vector<std::string> complete_cache_geometry(MachineDescription& m, const HostCaches& host);
+
+// Loads `path` if it holds a usable description (completing its cache geometry from this
+// host's caches when it lacks it, and saving it), else calibrates and saves it there.
 MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options = {});
 
 // The default location of the description: $CANDOR_MACHINE if set, else "machine.json"

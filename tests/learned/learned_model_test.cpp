@@ -17,6 +17,7 @@
 #include "model_eval.h"
 #include "model_samples.h"
 #include "random_pipelines.h"
+#include "tests/machines/recorded_machines.h"
 
 namespace {
 
@@ -25,10 +26,7 @@ namespace mh = candor::models::halide;
 using namespace candor::models::learned;
 using nlohmann::json;
 
-const mh::MachineDescription& machine() {
-  static const mh::MachineDescription m = mh::load_or_calibrate(CANDOR_TEST_MACHINE_JSON);
-  return m;
-}
+const mh::MachineDescription& machine() { return candor::testing::recorded_machine_for_host(); }
 
 json random_matrix(int rows, int cols, std::mt19937_64& rng) {
   std::normal_distribution<double> n(0, 0.5);

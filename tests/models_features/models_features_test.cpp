@@ -17,6 +17,7 @@
 #include "machine.h"
 #include "random_pipelines.h"
 #include "stage_features.h"
+#include "tests/machines/recorded_machines.h"
 #include "views.h"
 
 namespace {
@@ -27,10 +28,7 @@ using namespace candor::models::halide;
 using candor::models::halide::testing::fix_random_choice;
 using candor::models::halide::testing::open_view;
 
-const MachineDescription& machine() {
-  static const MachineDescription m = load_or_calibrate(CANDOR_TEST_MACHINE_JSON);
-  return m;
-}
+const MachineDescription& machine() { return candor::testing::recorded_machine_for_host(); }
 
 // The kernel description's JSON without Halide's per-instance names ("blur$2").
 std::string stable_json(const hb::KernelDescription& kd) {

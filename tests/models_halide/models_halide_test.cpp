@@ -14,10 +14,12 @@
 
 #include "analytic_model.h"
 #include "apps.h"
+#include "cache_info.h"
 #include "compile.h"
 #include "halide_cpu_space.h"
 #include "lower_bound.h"
 #include "machine.h"
+#include "tests/machines/recorded_machines.h"
 #include "views.h"
 
 namespace mh = candor::models::halide;
@@ -26,12 +28,13 @@ using mh::testing::RootVariant;
 
 namespace {
 
-const mh::MachineDescription& machine() {
-  static const mh::MachineDescription m = [] {
-    const char* env = std::getenv("CANDOR_MACHINE");
-    const std::string path = env && *env ? env : CANDOR_TEST_MACHINE_JSON;
-    return mh::load_or_calibrate(path);
-  }();
+// The recorded description of this host's class (tests/machines): model logic.
+const mh::MachineDescription& machine() { return candor::testing::recorded_machine_for_host(); }
+
+// This host's own calibration (ctest's calibrate_machine fixture): bounds against runtimes
+// measured here.
+const mh::MachineDescription& host_machine() {
+  static const mh::MachineDescription m = mh::load_or_calibrate(CANDOR_HOST_MACHINE_JSON);
   return m;
 }
 
@@ -279,11 +282,38 @@ TEST(Machine, SetConflictsEvictAGrowingShareOfAWorkingSetNearTheCachesSize) {
   EXPECT_DOUBLE_EQ(m.l2_conflict_miss_share(1.8e6), l2.conflict_miss_share(1.8e6));
 }
 
+// A temporary empty directory standing for /sys/devices/system/cpu while it lives: a virtual
+// machine without sysfs cache information.
+struct NoSysfsCaches {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("candor_no_sysfs_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  NoSysfsCaches() {
+    std::filesystem::create_directories(dir);
+    setenv("CANDOR_SYSFS_CPU_DIR", dir.c_str(), 1);
+  }
+  ~NoSysfsCaches() {
+    unsetenv("CANDOR_SYSFS_CPU_DIR");
+    std::filesystem::remove_all(dir);
+  }
+};
+
+// Calibration on a machine whose sysfs shows no caches takes them from the other sources
+// (CPUID on x86) and gives a complete description.
 TEST(Machine, CalibrationIsSane) {
   mh::CalibrationOptions o;
   o.repeats = 3;
   o.target_ms = 10;
+  o.progress = false;
+  const mh::HostCaches with_sysfs = mh::host_caches();
+  const NoSysfsCaches no_sysfs;
   const mh::MachineDescription m = mh::calibrate(o);
+#if defined(__x86_64__)
+  EXPECT_GT(m.l1d_geometry.ways, 0);
+  EXPECT_GT(m.l2_geometry.ways, 0);
+  EXPECT_EQ(int64_t(m.l2_geometry.ways) * m.l2_geometry.sets * m.l2_geometry.line_bytes, m.l2_bytes);
+  EXPECT_EQ(m.l1d_bytes, with_sysfs.l1d.bytes);
+  EXPECT_EQ(m.l2_bytes, with_sysfs.l2.bytes);
+#endif
   for (const std::string& p : mh::check_machine(m)) ADD_FAILURE() << p;
   EXPECT_GE(m.cores, 1);
   EXPECT_GT(m.vector.float32, m.scalar.float32);
@@ -295,7 +325,7 @@ TEST(Machine, CalibrationIsSane) {
             std::max(m.bandwidth.back().all_cores, m.bandwidth.back().one_core));
   EXPECT_GT(m.l2_bytes, m.l1d_bytes);
   EXPECT_LT(m.parallel_join_s, 1e-3);  // a thread pool's wake-up, not a scheduler's time slice
-  EXPECT_LT(m.calibration_seconds, 60);
+  EXPECT_GT(m.calibration_seconds, 0);  // recorded; how long it may take is bench's business
 }
 
 // Calibrating changes every price, so load_or_calibrate says when it does: for a missing file
@@ -327,6 +357,62 @@ TEST(Machine, LoadOrCalibrateSaysWhenItCalibrates) {
   std::filesystem::remove_all(dir);
 }
 
+// A description without cache geometry (written where none could be read) is completed from
+// this host's caches of the same sizes and saved, not calibrated over, so the next load is
+// silent.
+TEST(Machine, AFileWithoutCacheGeometryIsCompletedNotRecalibrated) {
+  const mh::HostCaches host = mh::host_caches();
+  if (host.l1d.geometry.ways <= 0 || host.l2.geometry.ways <= 0) GTEST_SKIP() << "no source shows this host's cache geometry";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("candor_geometry_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "machine.json").string();
+  mh::MachineDescription m = machine();
+  m.l1d_bytes = host.l1d.bytes;
+  m.l2_bytes = host.l2.bytes;
+  m.l1d_geometry = m.l2_geometry = mh::CacheGeometry{};
+  m.measured_at = "recorded";
+  ASSERT_TRUE(mh::check_machine(m).empty());
+  mh::save_machine(m, path);
+  ::testing::internal::CaptureStderr();
+  const mh::MachineDescription loaded = mh::load_or_calibrate(path);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("completed the cache geometry of " + path), std::string::npos) << said;
+  EXPECT_EQ(said.find("calibrating"), std::string::npos) << said;
+  EXPECT_EQ(loaded.measured_at, "recorded");
+  EXPECT_EQ(loaded.l2_geometry.ways, host.l2.geometry.ways);
+  EXPECT_EQ(loaded.l2_geometry.sets, host.l2.geometry.sets);
+  EXPECT_EQ(mh::load_machine(path).l1d_geometry.ways, host.l1d.geometry.ways);
+  ::testing::internal::CaptureStderr();
+  mh::load_or_calibrate(path);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  std::filesystem::remove_all(dir);
+}
+
+// Every recorded machine class (tests/machines) is a complete description, and the model and
+// the bound price the same pipeline on each of them: finite, positive, bound below price.
+TEST(Machine, EveryRecordedMachineClassPricesAPipeline) {
+  const auto machines = candor::testing::recorded_machines();
+  EXPECT_GE(machines.size(), 3u);
+  for (const auto& [name, m] : machines) {
+    for (const std::string& p : mh::check_machine(m)) ADD_FAILURE() << name << ": " << p;
+    const Halide::Target target(m.halide_target);
+    const hb::App* app = candor::apps::find_app("unsharp_mask");
+    ASSERT_NE(app, nullptr);
+    const hb::KernelDescription kd = hb::describe_app(app->build(), target);
+    const mh::AnalyticModel model(m);
+    for (const mh::ScheduleView& view : {mh::testing::root_view(kd, {false, true, true}), mh::testing::open_view(kd)}) {
+      const double bound = mh::lower_bound_seconds(kd, view, m);
+      EXPECT_GT(bound, 0) << name;
+      EXPECT_TRUE(std::isfinite(bound)) << name;
+    }
+    const mh::ScheduleView root = mh::testing::root_view(kd, {false, true, true});
+    const double price = model.predict(kd, root);
+    EXPECT_TRUE(std::isfinite(price) && price > 0) << name;
+    EXPECT_LE(mh::lower_bound_seconds(kd, root, m), price * (1 + 1e-9)) << name;
+  }
+}
+
 // --- the bound and the model on the example apps ------------------------------------------
 
 struct AppCase {
@@ -343,7 +429,7 @@ TEST_P(AppModels, BoundIsAdmissibleAndModelRanks) {
   const Halide::Target target = hb::host_target();
   const hb::KernelDescription kd = hb::describe_app(app->build(), target);
   const hb::Outputs ref = hb::reference_outputs(*app, target);
-  const mh::MachineDescription& m = machine();
+  const mh::MachineDescription& m = host_machine();
   const mh::AnalyticModel model(m);
 
   hb::RunOptions run;

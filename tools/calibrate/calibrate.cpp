@@ -16,11 +16,17 @@ int main(int argc, char** argv) {
   CLI::App app{"Measure the machine (cores, SIMD, caches, arithmetic peaks, bandwidths, overheads) "
                "with Halide JIT kernels and write the machine description as JSON."};
   std::string out = mh::default_machine_path();
-  int repeats = 5;
-  double target_ms = 30;
-  bool quiet = false;
+  const mh::CalibrationOptions defaults, thorough_defaults = mh::thorough_calibration();
+  int repeats = defaults.repeats;
+  double target_ms = defaults.target_ms;
+  bool quiet = false, thorough = false;
   int best_of = 1;
   app.add_option("--out,-o", out, "Where to write the description")->capture_default_str();
+  app.add_flag("--thorough", thorough,
+               "Measure longer (" + std::to_string(thorough_defaults.repeats) + " runs of about " +
+                   std::to_string(int(thorough_defaults.target_ms)) +
+                   " ms per kernel, DRAM and L3 working sets sized by the nominal L3 with no cap): "
+                   "a few minutes on a virtual machine that reports its host's L3");
   app.add_option("--repeats", repeats, "Timed runs per kernel (median kept)")->capture_default_str()
       ->check(CLI::Range(1, 101));
   app.add_option("--target-ms", target_ms, "Rough duration of one timed arithmetic run")
@@ -33,11 +39,15 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    mh::CalibrationOptions o;
-    o.repeats = repeats;
-    o.target_ms = target_ms;
+    mh::CalibrationOptions o = thorough ? thorough_defaults : defaults;
+    if (app.count("--repeats")) o.repeats = repeats;
+    if (app.count("--target-ms")) o.target_ms = target_ms;
     o.verbose = !quiet;
-    if (!quiet) std::cerr << "calibrating (Halide JIT kernels, median of " << repeats << " runs)..." << std::endl;
+    o.progress = !quiet;
+    if (!quiet)
+      std::cerr << "calibrating with Halide JIT kernels (" << o.repeats << " timed runs each"
+                << (o.thorough ? ", thorough" : "") << "; usually 15-30 s on 2 idle cores"
+                << (o.thorough ? ", several times that when thorough" : "") << ")" << std::endl;
     std::vector<mh::MachineDescription> runs;
     for (int i = 0; i < best_of; ++i) runs.push_back(mh::calibrate(o));
     const mh::MachineDescription m = mh::best_of(runs);
