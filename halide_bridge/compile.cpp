@@ -1,9 +1,6 @@
 #include "compile.h"
 
 #include <algorithm>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +12,7 @@
 
 #include "runtime/statistics.h"
 
+#include "cpu_features.h"
 #include "directives.h"
 #include "timing_lock.h"
 #include "validate.h"
@@ -152,21 +150,26 @@ std::string halide_message(const std::exception& e) {
   return m;
 }
 
-}  // namespace
-
-Halide::Target runnable_here(Halide::Target t) {
-#if defined(__x86_64__) || defined(__i386__)
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  const bool has_fp16 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx & (1u << 23));
-  if (!has_fp16 && t.has_feature(Halide::Target::AVX512_SapphireRapids))
-    t = t.without_feature(Halide::Target::AVX512_SapphireRapids);
-#endif
-  return t;
+// Whether the environment variable names a target the user chose: set, and not "host" (alone
+// or with features added, which Halide reads as the host's own features plus those).
+bool names_target(const char* variable) {
+  const char* v = std::getenv(variable);
+  if (!v || !*v) return false;
+  const std::string s = v;
+  return s != "host" && s.rfind("host-", 0) != 0;
 }
 
-Halide::Target host_target() { return runnable_here(Halide::get_jit_target_from_environment()); }
+}  // namespace
 
-Halide::Target aot_host_target() { return runnable_here(Halide::get_host_target()); }
+Halide::Target host_target() {
+  const Halide::Target t = Halide::get_jit_target_from_environment();
+  return names_target("HL_JIT_TARGET") ? t : target_for(host_cpu_features(), t);
+}
+
+Halide::Target aot_host_target() {
+  const Halide::Target t = Halide::get_target_from_environment();
+  return names_target("HL_TARGET") ? t : target_for(host_cpu_features(), t);
+}
 
 Halide::Target cuda_target() { return Halide::Target("host-cuda-cuda_capability_80"); }
 

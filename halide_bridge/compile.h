@@ -51,15 +51,12 @@ struct RunOptions {
 
 using Outputs = std::vector<Halide::Buffer<>>;
 
-// The host JIT target (HL_JIT_TARGET, else the host), with only features this CPU runs
-// (see runnable_here).
+// The host JIT target. HL_JIT_TARGET as given where it names a target; otherwise (unset, or
+// "host" alone or with features added) Halide's JIT host target with its x86 features chosen
+// from this CPU's CPUID (target_for, cpu_features.h), any non-x86 features added kept.
 Halide::Target host_target();
-// `t` without the x86 features Halide 14 wrongly assumes this CPU has: it takes any AVX-512
-// CPU with BF16 and VNNI for a Sapphire Rapids, whose LLVM CPU model includes AVX512-FP16,
-// so on AMD Zen 4 (no FP16) its code dies of SIGILL (vmovw). Kept where the CPU has FP16.
-Halide::Target runnable_here(Halide::Target t);
-// The host's target for ahead-of-time compilation (a generator's `target=`): Halide's host
-// target, runnable_here.
+// The host's target for ahead-of-time compilation (a generator's `target=`): likewise from
+// HL_TARGET and Halide's host target.
 Halide::Target aot_host_target();
 // The CUDA target used to check GPU schedules ahead of time on a machine without a GPU.
 Halide::Target cuda_target();

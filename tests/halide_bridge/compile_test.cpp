@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <numeric>
@@ -32,26 +31,6 @@ std::string temp_dir(const std::string& name) {
   auto d = std::filesystem::temp_directory_path() / ("candor_bridge_test_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   return d.string();
-}
-
-// Halide 14 names Sapphire Rapids (and LLVM emits AVX512-FP16) for any AVX-512 CPU with BF16
-// and VNNI; runnable_here keeps that feature exactly where the kernel lists avx512_fp16, and
-// leaves every other feature alone.
-TEST(Target, RunnableHereKeepsSapphireRapidsOnlyWithFp16) {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  bool fp16 = false;
-  while (std::getline(cpuinfo, line))
-    if (line.rfind("flags", 0) == 0) {
-      fp16 = line.find(" avx512_fp16") != std::string::npos;
-      break;
-    }
-  const Halide::Target spr("x86-64-linux-avx-avx2-avx512-avx512_skylake-avx512_cannonlake-avx512_sapphirerapids-f16c-fma-sse41");
-  const Halide::Target here = runnable_here(spr);
-  EXPECT_EQ(here.has_feature(Halide::Target::AVX512_SapphireRapids), fp16) << here.to_string();
-  EXPECT_EQ(here.without_feature(Halide::Target::AVX512_SapphireRapids),
-            spr.without_feature(Halide::Target::AVX512_SapphireRapids));
-  EXPECT_EQ(host_target().has_feature(Halide::Target::AVX512_SapphireRapids) && !fp16, false);
 }
 
 TEST(Verify, ExactForIntegersToleranceForFloats) {

@@ -1,6 +1,7 @@
 // `candor target`: the Halide target string of this machine, for a generator's `target=`.
-// Halide 14's `target=host` names features some CPUs lack (AVX512-FP16 on AMD Zen 4, see
-// halide_bridge::runnable_here), and its code then dies of SIGILL; this one runs here.
+// Halide 14's `target=host` names features some CPUs lack (Sapphire Rapids on AMD Zen 4 and
+// Zen 5, whose code uses AVX512-FP16), and its code then dies of SIGILL; this one holds the
+// x86 features this CPU runs (halide_bridge::aot_host_target, cpu_features.h).
 #include <cstdio>
 
 #include "commands.h"
