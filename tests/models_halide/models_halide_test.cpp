@@ -505,7 +505,7 @@ TEST(LowerBound, MonotoneUnderRefinement) {
     }
     std::mt19937_64 rng(1234);
     std::vector<mh::ScheduleView> refined;
-    for (int trial = 0; trial < 20; ++trial) {
+    for (int trial = 0; trial < 10; ++trial) {
       mh::ScheduleView v = mh::testing::open_view(kd);
       double prev = mh::lower_bound_seconds(kd, v, m);
       ASSERT_GT(prev, 0) << app.name;
