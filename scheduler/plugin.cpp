@@ -1,7 +1,7 @@
 // libautoschedule_candor.so: the autoscheduler plugin for stock Halide 14 generators.
 //
 //   GENERATOR -g NAME -o DIR -e static_library,c_header,schedule
-//             -p build/lib/libautoschedule_candor.so -s Candor target=host auto_schedule=true
+//             -p build/lib/libautoschedule_candor.so -s Candor target=$(candor target) auto_schedule=true
 //
 // On load it registers the autoscheduler "Candor" with Halide. On a pipeline it describes the
 // kernel (Halide's bounds inference on the estimates), searches the Halide CPU space with the

@@ -21,6 +21,7 @@
 #include "compile.h"
 #include "cpu_features.h"
 #include "error.h"
+#include "tests/scoped_env.h"
 
 namespace candor::halide_bridge {
 namespace {
@@ -454,22 +455,7 @@ TEST(Host, TargetsHoldExactlyTheFeaturesThisCpuRuns) {
   EXPECT_EQ(jit.bits, Halide::get_host_target().bits);
 }
 
-// Sets an environment variable for one scope, restoring its value after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using candor::testing::ScopedEnv;
 
 // A target the user names is kept as given; "host" and "host-<features>" get CPUID's x86
 // features, with the features added kept.

@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 
+#include "tests/scoped_env.h"
+
 namespace {
 
 using namespace candor::models::halide;
@@ -45,23 +47,7 @@ class FakeCpuDir {
   fs::path root_;
 };
 
-// Sets an environment variable for a scope, restoring the previous value after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) setenv(name, value, 1);
-    else unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using candor::testing::ScopedEnv;
 
 bool is_x86() {
 #if defined(__x86_64__) || defined(__i386__)

@@ -20,6 +20,7 @@
 #include "lower_bound.h"
 #include "machine.h"
 #include "tests/machines/recorded_machines.h"
+#include "tests/scoped_env.h"
 #include "views.h"
 
 namespace mh = candor::models::halide;
@@ -287,14 +288,9 @@ TEST(Machine, SetConflictsEvictAGrowingShareOfAWorkingSetNearTheCachesSize) {
 struct NoSysfsCaches {
   std::filesystem::path dir = std::filesystem::temp_directory_path() /
                               ("candor_no_sysfs_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-  NoSysfsCaches() {
-    std::filesystem::create_directories(dir);
-    setenv("CANDOR_SYSFS_CPU_DIR", dir.c_str(), 1);
-  }
-  ~NoSysfsCaches() {
-    unsetenv("CANDOR_SYSFS_CPU_DIR");
-    std::filesystem::remove_all(dir);
-  }
+  bool made = std::filesystem::create_directories(dir);
+  candor::testing::ScopedEnv sysfs{"CANDOR_SYSFS_CPU_DIR", dir.string()};
+  ~NoSysfsCaches() { std::filesystem::remove_all(dir); }
 };
 
 // Calibration on a machine whose sysfs shows no caches takes them from the other sources
