@@ -405,40 +405,54 @@ double column_walk_lines_per_s(int64_t rows, int cores, const Target& target, in
   return double(1024 / 8) * double(rows) / s;
 }
 
-// Bytes read + written per second (all cores) of copying `in` into `cp`'s output, rows of
-// 4096 floats, `rows` of them (at least `granule`, a multiple of it).
-double copy_rate(Func cp, ImageParam in, int64_t bytes, int granule, int cores, const Target& target, int repeats) {
+// The source and destination of the copies: rows of 4096 floats, `bytes` each, filled once
+// (first touches fault pages in, which a copy of gigabytes would otherwise repeat each time).
+struct CopyBuffers {
+  static constexpr int kWidth = 4096;
+  Buffer<float> in, out;
+  explicit CopyBuffers(int64_t bytes) {
+    const int rows = int(std::max<int64_t>(1, bytes / (kWidth * 4)));
+    in = Buffer<float>(kWidth, rows);
+    out = Buffer<float>(kWidth, rows);
+    in.fill(1.0f);
+    out.fill(0.0f);
+  }
+};
+
+// Bytes read + written per second (all cores) of copying `in` into `cp`'s output over the
+// buffers' rows (a multiple of `granule` of them, at least one granule).
+double copy_rate(Func cp, ImageParam in, CopyBuffers& buffers, int granule, int cores, const Target& target,
+                 int repeats) {
   cp.compile_jit(target);
-  const int width = 4096;
-  const int rows = int(std::max<int64_t>(granule, bytes / (width * 4) / granule * granule));
-  Buffer<float> data(width, rows), out(width, rows);
-  data.fill(1.0f);
-  out.fill(0.0f);
-  in.set(data);
+  const int rows = std::max(granule, buffers.in.height() / granule * granule);
+  if (rows > buffers.in.height()) buffers = CopyBuffers(int64_t(rows) * CopyBuffers::kWidth * 4);
+  // Views of the first rows, sharing the buffers' memory.
+  Buffer<float> out(buffers.out.get()->cropped(1, 0, rows));
+  in.set(Buffer<float>(buffers.in.get()->cropped(1, 0, rows)));
   const double s = time_best([&] { cp.realize(out, target); }, repeats, cores);
-  return 2.0 * double(width) * rows * 4 / s;
+  return 2.0 * double(CopyBuffers::kWidth) * rows * 4 / s;
 }
 
-double copy_bandwidth(int64_t bytes, int cores, const Target& target, int repeats) {
+double copy_bandwidth(CopyBuffers& buffers, int cores, const Target& target, int repeats) {
   ImageParam in(Float(32), 2, "calib_copy_in");
   Func cp("calib_copy");
   Var x("x"), y("y");
   cp(x, y) = in(x, y) + 1.0f;
   cp.vectorize(x, 16).parallel(y, 16);
-  return copy_rate(cp, in, bytes, 1, cores, target, repeats);
+  return copy_rate(cp, in, buffers, 1, cores, target, repeats);
 }
 
 // Copy bandwidth (bytes read + written per second, all cores) of a DRAM-sized copy that
 // walks `rows` rows at once, one line of each per visit: the loop order of a stage tiled
 // `rows` high with its vector loop innermost. Each row is a stream the prefetchers must
 // follow; past what they track, lines come at memory latency.
-double interleaved_copy_bandwidth(int rows, int64_t bytes, int cores, const Target& target, int repeats) {
+double interleaved_copy_bandwidth(int rows, CopyBuffers& buffers, int cores, const Target& target, int repeats) {
   ImageParam in(Float(32), 2, "calib_rows_in");
   Func cp("calib_rows");
   Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi");
   cp(x, y) = in(x, y) + 1.0f;
   cp.split(x, xo, xi, 16).split(y, yo, yi, rows).reorder(xi, yi, xo, yo).vectorize(xi, 8).parallel(yo);
-  return copy_rate(cp, in, bytes, rows * cores, cores, target, repeats);
+  return copy_rate(cp, in, buffers, rows * cores, cores, target, repeats);
 }
 
 // Per parallel loop and per task overheads: a tiny body in `tasks` parallel iterations vs
@@ -728,15 +742,17 @@ MachineDescription calibrate(const CalibrationOptions& o) {
                      last_cache_share(m, [&](int64_t bytes) { return measure("L3", bytes / m.cores); }));
   progress.done("cache and DRAM reads");
   // A copy reads one buffer and writes another: half the DRAM working set each.
-  m.copy_bandwidth_dram = copy_bandwidth(dram_bytes / 2, m.cores, target, std::max(3, o.repeats / 2));
+  CopyBuffers dram_copy(dram_bytes / 2);
+  m.copy_bandwidth_dram = copy_bandwidth(dram_copy, m.cores, target, std::max(3, o.repeats / 2));
   log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
   for (int rows : {1, 2, 4, 8, 16, 32, 64}) {
-    m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, dram_bytes / 2, m.cores, target, std::max(3, o.repeats / 2))});
+    m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, dram_copy, m.cores, target, std::max(3, o.repeats / 2))});
     log("DRAM copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams.back().bytes_per_s * 1e-9));
   }
-  const int64_t l3_copy_bytes = m.bandwidth.end()[-2].bytes / 4;  // in and out: half the last cache's share
+  dram_copy = CopyBuffers(0);  // freed
+  CopyBuffers l3_copy(m.bandwidth.end()[-2].bytes / 4);  // in and out: half the last cache's share
   for (int rows : {1, 2, 4, 8, 16, 32, 64, 128}) {
-    m.row_streams_l3.push_back({rows, interleaved_copy_bandwidth(rows, l3_copy_bytes, m.cores, target, o.repeats)});
+    m.row_streams_l3.push_back({rows, interleaved_copy_bandwidth(rows, l3_copy, m.cores, target, o.repeats)});
     log("L3 copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams_l3.back().bytes_per_s * 1e-9));
   }
   progress.done("copies and row streams");
