@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                "Measure longer (" + std::to_string(thorough_defaults.repeats) + " runs of about " +
                    std::to_string(int(thorough_defaults.target_ms)) +
                    " ms per kernel, DRAM and L3 working sets sized by the nominal L3 with no cap): "
-                   "a few minutes on a virtual machine that reports its host's L3");
+                   "2-3x the default's time where a virtual machine reports its host's L3");
   app.add_option("--repeats", repeats, "Timed runs per kernel (median kept)")->capture_default_str()
       ->check(CLI::Range(1, 101));
   app.add_option("--target-ms", target_ms, "Rough duration of one timed arithmetic run")
@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
     if (!quiet)
       std::cerr << "calibrating with Halide JIT kernels (" << o.repeats << " timed runs each"
                 << (o.thorough ? ", thorough" : "") << "; usually 15-30 s on 2 idle cores"
-                << (o.thorough ? ", several times that when thorough" : "") << ")" << std::endl;
+                << (o.thorough ? ", 2-3x that when thorough" : "") << (best_of > 1 ? ", per run" : "") << ")"
+                << std::endl;
     std::vector<mh::MachineDescription> runs;
     for (int i = 0; i < best_of; ++i) runs.push_back(mh::calibrate(o));
     const mh::MachineDescription m = mh::best_of(runs);
