@@ -508,7 +508,11 @@ MachineDescription load_or_calibrate(const std::string& path, const CalibrationO
             std::string list;
             for (const std::string& c : completed) list += (list.empty() ? "" : ", ") + c;
             std::cerr << "candor: completed the cache geometry of " << path << " (" << list << ")\n";
-            save_machine(m, path);
+            try {
+              save_machine(m, path);
+            } catch (const std::exception& e) {  // a read-only file: completed for this run only
+              std::cerr << "candor: warning: " << e.what() << "\n";
+            }
           }
         }
         return m;
