@@ -26,6 +26,7 @@
 
 #include "child_checks.h"
 #include "halide_bridge/compile.h"
+#include "halide_bridge/cpu_features.h"
 #include "halide_bridge/directives.h"
 #include "halide_bridge/kernel_description.h"
 #include "halide_bridge/pipeline_app.h"
@@ -81,9 +82,8 @@ std::optional<Halide::Target> verification_target(const Halide::Target& target, 
     why_not = "target " + target.to_string() + " is not this host's kind";
     return std::nullopt;
   }
-  for (T::Feature isa : {T::SSE41, T::AVX, T::AVX2, T::FMA, T::FMA4, T::F16C, T::AVX512, T::AVX512_KNL,
-                         T::AVX512_Skylake, T::AVX512_Cannonlake, T::AVX512_SapphireRapids}) {
-    if (target.has_feature(isa) && !host.has_feature(isa)) {
+  for (const hb::X86FeatureRequirement& isa : hb::x86_feature_requirements()) {
+    if (target.has_feature(isa.feature) && !host.has_feature(isa.feature)) {
       why_not = "this CPU cannot run target " + target.to_string();
       return std::nullopt;
     }

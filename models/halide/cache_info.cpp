@@ -254,13 +254,6 @@ std::vector<int64_t> cache_boundaries(const std::vector<LatencyPoint>& sweep, do
   return out;
 }
 
-HostCaches caches_measured(const LatencySweepOptions& o) {
-  const std::vector<int64_t> b = cache_boundaries(latency_sweep(o), o.jump);
-  HostCaches h;
-  for (size_t i = 0; i < b.size() && i < 3; ++i) *level_of(h, static_cast<int>(i) + 1) = measured_level(b[i]);
-  return h;
-}
-
 HostCaches fill_unknown_levels(HostCaches h, const std::vector<int64_t>& boundaries) {
   for (int level = 1; level <= 3; ++level) {
     CacheLevel* l = level_of(h, level);

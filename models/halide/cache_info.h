@@ -52,8 +52,6 @@ std::vector<LatencyPoint> latency_sweep(const LatencySweepOptions& o = {});
 // least `jump` times the plateau's lowest latency and stays there at the next size (at the
 // last size, which has no next, a rise of jump squared counts alone).
 std::vector<int64_t> cache_boundaries(const std::vector<LatencyPoint>& sweep, double jump = 1.5);
-// The first three boundaries of a sweep as L1d, L2, L3 (geometry unknown, line 64 bytes).
-HostCaches caches_measured(const LatencySweepOptions& o = {});
 
 // Every source combined, per level: the size of the first source that knows it (sysfs, CPUID,
 // sysconf), its geometry completed by a later source that reports the same size (or its sets

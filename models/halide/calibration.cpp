@@ -555,13 +555,15 @@ class Progress {
     double weight;
   };
   Progress(std::vector<Group> groups, bool enabled) : groups_(std::move(groups)), enabled_(enabled) {}
-  void done(const char* name) {
+  // The next group, in the constructor's order, is measured.
+  void done() {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     double done_weight = 0, total = 0;
     for (size_t i = 0; i < groups_.size(); ++i) {
       total += groups_[i].weight;
       if (i <= next_) done_weight += groups_[i].weight;
     }
+    const char* name = groups_[next_].name;
     ++next_;
     if (!enabled_) return;
     const double left = done_weight > 0 ? elapsed * (total - done_weight) / done_weight : 0;
@@ -662,7 +664,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
         " i32 " + std::to_string(tp.int32 * 1e-9) + " i16 " + std::to_string(tp.int16 * 1e-9) + " i8 " +
         std::to_string(tp.int8 * 1e-9));
   }
-  progress.done("arithmetic peaks");
+  progress.done();
 
   for (int acc : {1, 2, 4, 8, 12}) {
     m.register_tile.push_back({acc, register_tile_rate(acc, 1, m.cores, target, o)});
@@ -674,7 +676,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     log("register tile of 2 x " + std::to_string(acc / 2) + " vectors Gops/s/core: f32 " +
         std::to_string(m.register_tile_wide.back().float32 * 1e-9));
   }
-  progress.done("register tiles");
+  progress.done();
 
   // The reorder window: tiles of 4 and of 8 accumulators over 64 steps, 16 tiles a row; the
   // window that makes register_tile_overlap give the ratio of their rates (timed in turn).
@@ -685,7 +687,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
     log("register tiles of 4 / 8 vectors over 64 steps, 16 tiles a row: " + std::to_string(ratio) +
         " of the rate; reorder window " + std::to_string(m.reorder_window_ops) + " operations");
   }
-  progress.done("reorder window");
+  progress.done();
 
   m.gather_lanes_per_s = gather_rate(m.cores, target, o);
   log("gathered lanes G/s/core: " + std::to_string(m.gather_lanes_per_s * 1e-9));
@@ -699,7 +701,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
       std::to_string(m.constant_division_lanes_per_s.int8 * 1e-9));
   m.recurrence_step_s = recurrence_step_seconds(target, o.repeats);
   log("recurrence step ns: " + std::to_string(m.recurrence_step_s * 1e9));
-  progress.done("gathers and divisions");
+  progress.done();
 
   const int64_t dram_bytes = dram_working_set(m.l3_bytes, o.thorough);
   ReadKernel rk(target);
@@ -740,22 +742,25 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   for (const Level& l : levels) m.bandwidth.push_back(measure(l.name, l.chunk));
   m.bandwidth.insert(m.bandwidth.end() - 1,
                      last_cache_share(m, [&](int64_t bytes) { return measure("L3", bytes / m.cores); }));
-  progress.done("cache and DRAM reads");
-  // A copy reads one buffer and writes another: half the DRAM working set each.
-  CopyBuffers dram_copy(dram_bytes / 2);
-  m.copy_bandwidth_dram = copy_bandwidth(dram_copy, m.cores, target, std::max(3, o.repeats / 2));
-  log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
-  for (int rows : {1, 2, 4, 8, 16, 32, 64}) {
-    m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, dram_copy, m.cores, target, std::max(3, o.repeats / 2))});
-    log("DRAM copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams.back().bytes_per_s * 1e-9));
+  progress.done();
+  {
+    // A copy reads one buffer and writes another: half the DRAM working set each.
+    CopyBuffers dram_copy(dram_bytes / 2);
+    m.copy_bandwidth_dram = copy_bandwidth(dram_copy, m.cores, target, std::max(3, o.repeats / 2));
+    log("DRAM copy GB/s (read + write): " + std::to_string(m.copy_bandwidth_dram * 1e-9));
+    for (int rows : {1, 2, 4, 8, 16, 32, 64}) {
+      m.row_streams.push_back({rows, interleaved_copy_bandwidth(rows, dram_copy, m.cores, target, std::max(3, o.repeats / 2))});
+      log("DRAM copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams.back().bytes_per_s * 1e-9));
+    }
   }
-  dram_copy = CopyBuffers(0);  // freed
-  CopyBuffers l3_copy(m.bandwidth.end()[-2].bytes / 4);  // in and out: half the last cache's share
-  for (int rows : {1, 2, 4, 8, 16, 32, 64, 128}) {
-    m.row_streams_l3.push_back({rows, interleaved_copy_bandwidth(rows, l3_copy, m.cores, target, o.repeats)});
-    log("L3 copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams_l3.back().bytes_per_s * 1e-9));
+  {
+    CopyBuffers l3_copy(m.bandwidth.end()[-2].bytes / 4);  // in and out: half the last cache's share
+    for (int rows : {1, 2, 4, 8, 16, 32, 64, 128}) {
+      m.row_streams_l3.push_back({rows, interleaved_copy_bandwidth(rows, l3_copy, m.cores, target, o.repeats)});
+      log("L3 copy GB/s, " + std::to_string(rows) + " rows at once: " + std::to_string(m.row_streams_l3.back().bytes_per_s * 1e-9));
+    }
   }
-  progress.done("copies and row streams");
+  progress.done();
   // Half of L3 (all cores), at least twice what L2's sets could hold if they did not alias;
   // at most the share of L3 that read faster than DRAM, which a VM's nominal L3 overstates.
   const int64_t l3_share = o.thorough ? m.l3_bytes : m.bandwidth.end()[-2].bytes;
@@ -773,7 +778,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
       " MiB); all cores " + std::to_string(m.column_walk_near.all_cores * 1e-6) + ", one core " +
       std::to_string(m.column_walk_near.one_core * 1e-6) + " (" + std::to_string(m.column_walk_near_bytes >> 10) +
       " KiB)");
-  progress.done("column walks");
+  progress.done();
 
   parallel_overheads(m.cores, target, o.repeats, m.parallel_launch_s, m.parallel_task_s);
   log("parallel loop launch us: " + std::to_string(m.parallel_launch_s * 1e6) +
@@ -782,7 +787,7 @@ MachineDescription calibrate(const CalibrationOptions& o) {
   log("parallel loop join delay after idle us: " + std::to_string(m.parallel_join_s * 1e6));
   m.allocation_s = allocation_overhead(target, o.repeats);
   log("allocation us: " + std::to_string(m.allocation_s * 1e6));
-  progress.done("parallel and allocation overheads");
+  progress.done();
 
   m.measured_at = now_iso();
   m.calibration_seconds = std::chrono::duration<double>(Clock::now() - t_start).count();

@@ -12,6 +12,7 @@
 #include <Halide.h>
 
 #include "halide_bridge/compile.h"
+#include "halide_bridge/cpu_features.h"
 #include "models/halide/machine.h"
 
 #ifndef CANDOR_TEST_MACHINES_DIR
@@ -38,10 +39,8 @@ inline const models::halide::MachineDescription& recorded_machine_for_host() {
     const Halide::Target host = halide_bridge::host_target();
     const auto all = recorded_machines();
     auto same_isa = [&](const Halide::Target& t) {
-      using T = Halide::Target;
-      for (T::Feature f : {T::SSE41, T::AVX, T::AVX2, T::FMA, T::F16C, T::AVX512, T::AVX512_Skylake,
-                           T::AVX512_Cannonlake, T::AVX512_SapphireRapids})
-        if (t.has_feature(f) != host.has_feature(f)) return false;
+      for (const halide_bridge::X86FeatureRequirement& isa : halide_bridge::x86_feature_requirements())
+        if (t.has_feature(isa.feature) != host.has_feature(isa.feature)) return false;
       return true;
     };
     for (const auto& [name, machine] : all)

@@ -288,8 +288,8 @@ TEST(Machine, SetConflictsEvictAGrowingShareOfAWorkingSetNearTheCachesSize) {
 struct NoSysfsCaches {
   std::filesystem::path dir = std::filesystem::temp_directory_path() /
                               ("candor_no_sysfs_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
-  bool made = std::filesystem::create_directories(dir);
   candor::testing::ScopedEnv sysfs{"CANDOR_SYSFS_CPU_DIR", dir.string()};
+  NoSysfsCaches() { std::filesystem::create_directories(dir); }
   ~NoSysfsCaches() { std::filesystem::remove_all(dir); }
 };
 
