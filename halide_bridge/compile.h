@@ -19,11 +19,19 @@ namespace candor::halide_bridge {
 // `abs_scaled` times the largest |ref| of that output (so the bound follows the data's
 // scale). Schedules legitimately change float results: vectorized code and fused
 // multiply-adds round differently, and Halide lets LLVM contract and reassociate float
-// math. Integer outputs must match exactly.
+// math. Integer outputs match within `integer_slack`: 0 (exactly) unless they are computed
+// through float arithmetic, whose different rounding moves a float-to-int conversion by one.
 struct Tolerance {
   double rel = 1e-4;
   double abs_scaled = 1e-5;
+  int64_t integer_slack = 0;
 };
+
+// The tolerance for a pipeline's outputs: integers within 1 where some stage computes in
+// floating point (computed_through_floats), exact otherwise.
+Tolerance tolerance_for(const KernelDescription& kd);
+// Some stage of the pipeline does float arithmetic or produces a float value.
+bool computed_through_floats(const KernelDescription& kd);
 
 struct RunOptions {
   int threads = 0;      // 0: every core
@@ -67,13 +75,19 @@ void set_jit_threads(int threads, const Halide::Target& target);
 // JIT-compiles and runs the instance at its output sizes. Throws BridgeError.
 Outputs realize(const AppInstance& inst, const Halide::Target& target);
 
-// Runs a fresh instance of `app` under the reference schedule (every Func at the root).
+// Runs a fresh instance of `app` under the reference schedule (reference_schedule).
 Outputs reference_outputs(const App& app, const Halide::Target& target);
+
+// Outputs as a file, to hand them from one process to another (the plugin's reference,
+// computed in one child and read by the next). Throws BridgeError when the file cannot be
+// written or read, or is not such a file.
+void save_outputs(const Outputs& outputs, const std::string& path);
+Outputs load_outputs(const std::string& path);
 
 struct Comparison {
   bool ok = true;
   std::string message;  // the first mismatch, with its coordinates
-  double max_abs_error = 0;
+  double max_abs_error = 0;  // over every output and point compared
 };
 Comparison compare_outputs(const Outputs& got, const Outputs& reference, const Tolerance& tol = {});
 
@@ -81,6 +95,7 @@ struct EvalResult {
   bool ok = false;          // validated, compiled, ran, and matched the reference
   std::string failed_step;  // "validate", "apply", "compile", "run", "verify" when !ok
   std::string error;
+  double max_abs_error = 0;  // of the verified output against the reference
   double compile_ms = 0;
   double median_ms = 0;
   std::vector<double> run_ms;

@@ -353,8 +353,10 @@ class Describer {
                                const std::string& consumer) const {
     std::vector<Range> r;
     for (size_t d = 0; d < box.size(); ++d) {
-      auto mn = box[d].has_lower_bound() ? const_value(box[d].min) : std::nullopt;
-      auto mx = box[d].has_upper_bound() ? const_value(box[d].max) : std::nullopt;
+      // A bound may name parameters through a Func's value bounds (an index clamped to
+      // `input.width() - 1` inside another Func): their estimates make it a constant.
+      auto mn = box[d].has_lower_bound() ? const_value(prepare(box[d].min)) : std::nullopt;
+      auto mx = box[d].has_upper_bound() ? const_value(prepare(box[d].max)) : std::nullopt;
       if (!mn || !mx) {
         auto in = inputs_.find(callee);
         if (in != inputs_.end()) {

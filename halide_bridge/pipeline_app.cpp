@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "compile.h"
+#include "directives.h"
 #include "error.h"
 
 namespace candor::halide_bridge {
@@ -41,9 +45,9 @@ void fill(Halide::Buffer<>& b, uint64_t& state) {
   }
 }
 
-Halide::Buffer<> synthetic_input(const InputInfo& in, uint64_t seed) {
+Halide::Buffer<> synthetic_input(const InputInfo& in, const std::vector<Range>& shape, uint64_t seed) {
   std::vector<int> sizes, mins;
-  for (const Range& r : in.shape()) {
+  for (const Range& r : shape) {
     sizes.push_back(int(std::max<int64_t>(1, r.extent())));
     mins.push_back(int(r.min));
   }
@@ -90,40 +94,110 @@ void set_to_estimate(HI::Parameter& p) {
   p.set_scalar(t, v);
 }
 
-}  // namespace
+// A fresh copy of the pipeline's outputs, its Funcs deep-copied (sharing the Parameters).
+std::vector<Halide::Func> copied_outputs(const std::vector<HI::Function>& originals) {
+  const auto copied = HI::deep_copy(originals, HI::build_environment(originals));
+  std::vector<Halide::Func> outputs;
+  for (const HI::Function& f : copied.first) outputs.emplace_back(f);
+  return outputs;
+}
 
-App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, uint64_t seed) {
-  std::vector<HI::Function> originals;
-  for (const Halide::Func& f : pipeline.outputs()) originals.push_back(f.function());
-  // Each output realized over its estimate (the region bounds inference gave it).
+// The region of each input that Halide's bounds inference requires for the outputs over
+// their estimates under the reference schedule (a bounds query: data-dependent reads are
+// bounded as Halide bounds them, by the clamp or the index's type), united with the region
+// the description assumes (what candor's own analysis reads, or the estimate), so that
+// neither the reference nor a schedule reads outside the synthetic data.
+InputShapes query_shapes(const std::vector<HI::Function>& originals, const KernelDescription& kd,
+                         const std::vector<std::vector<int>>& sizes, const std::vector<std::vector<int>>& mins) {
+  AppInstance inst;
+  inst.outputs = copied_outputs(originals);
+  apply_schedule(reference_schedule(kd), kd, inst.outputs);
+  PipelineParameters params = pipeline_parameters(inst.outputs);
+  for (auto& [name, p] : params.buffers) p.set_buffer(Halide::Buffer<>());
+  for (auto& [name, p] : params.scalars) set_to_estimate(p);
+  std::vector<Halide::Buffer<>> outs;
+  for (size_t i = 0; i < inst.outputs.size(); ++i)
+    for (const Halide::Type& t : inst.outputs[i].output_types()) {
+      outs.emplace_back(t, nullptr, sizes[i]);  // a shape without memory: only queried
+      outs.back().set_min(mins[i]);
+    }
+  Halide::Pipeline pipeline(inst.outputs);
+  try {
+    pipeline.infer_input_bounds(Halide::Realization(outs), host_target());
+  } catch (const Halide::Error& e) {
+    throw BridgeError(std::string("Halide's bounds query of the reference schedule failed: ") + e.what());
+  }
+  InputShapes shapes;
+  for (auto& [name, p] : params.buffers) {
+    auto in = std::find_if(kd.inputs.begin(), kd.inputs.end(), [&](const InputInfo& i) { return i.name == name; });
+    if (in == kd.inputs.end()) throw BridgeError("input '" + name + "' is not in the kernel description");
+    std::vector<Range> shape = in->shape();
+    const Halide::Buffer<> queried = p.buffer();
+    for (int d = 0; queried.defined() && d < queried.dimensions() && d < int(shape.size()); ++d) {
+      shape[d].min = std::min<int64_t>(shape[d].min, queried.dim(d).min());
+      shape[d].max = std::max<int64_t>(shape[d].max, queried.dim(d).max());
+    }
+    p.set_buffer(Halide::Buffer<>());
+    shapes[name] = shape;
+  }
+  return shapes;
+}
+
+// The pipeline's output Functions, and each one's size and min over its estimate (the
+// region bounds inference gave it).
+struct OutputRegions {
+  std::vector<HI::Function> functions;
+  std::vector<std::vector<int>> sizes, mins;
+};
+
+OutputRegions output_regions(const Halide::Pipeline& pipeline, const KernelDescription& kd) {
+  OutputRegions out;
+  for (const Halide::Func& f : pipeline.outputs()) out.functions.push_back(f.function());
   std::map<std::string, std::string> canonical_of;  // Halide name -> canonical
   for (const auto& [name, f] : pipeline_funcs(pipeline.outputs())) canonical_of[f.name()] = name;
-  std::vector<std::vector<int>> sizes, mins;
-  for (const HI::Function& f : originals) {
+  for (const HI::Function& f : out.functions) {
     std::vector<int> size, min;
     for (const Range& r : kd.func(canonical_of.at(f.name())).region) {
       size.push_back(int(r.extent()));
       min.push_back(int(r.min));
     }
-    sizes.push_back(size);
-    mins.push_back(min);
+    out.sizes.push_back(size);
+    out.mins.push_back(min);
   }
+  return out;
+}
+
+}  // namespace
+
+InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd) {
+  const OutputRegions out = output_regions(pipeline, kd);
+  return query_shapes(out.functions, kd, out.sizes, out.mins);
+}
+
+App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, const InputShapes& given,
+                 uint64_t seed) {
+  const OutputRegions out = output_regions(pipeline, kd);
   App app;
   app.name = "pipeline";
   app.description = "a pipeline on synthetic inputs over its estimates";
-  app.build = [originals, inputs = kd.inputs, sizes, mins, seed]() {
-    const auto copied = HI::deep_copy(originals, HI::build_environment(originals));
+  // Without given shapes, queried once per process by the first build (the query compiles).
+  auto shapes = std::make_shared<std::optional<InputShapes>>();
+  if (!given.empty() || kd.inputs.empty()) *shapes = given;
+  app.build = [originals = out.functions, kd, sizes = out.sizes, mins = out.mins, seed, shapes]() {
+    if (!*shapes) *shapes = query_shapes(originals, kd, sizes, mins);
     AppInstance inst;
-    for (const HI::Function& f : copied.first) inst.outputs.emplace_back(f);
+    inst.outputs = copied_outputs(originals);
     inst.funcs = pipeline_funcs(inst.outputs);
     inst.output_sizes = sizes;
     inst.output_mins = mins;
     PipelineParameters params = pipeline_parameters(inst.outputs);
     uint64_t input_seed = seed;
     for (auto& [name, p] : params.buffers) {
-      auto it = std::find_if(inputs.begin(), inputs.end(), [&](const InputInfo& in) { return in.name == name; });
-      if (it == inputs.end()) throw BridgeError("input '" + name + "' is not in the kernel description");
-      p.set_buffer(synthetic_input(*it, input_seed++));
+      auto it = std::find_if(kd.inputs.begin(), kd.inputs.end(), [&](const InputInfo& in) { return in.name == name; });
+      auto shape = (*shapes)->find(name);
+      if (it == kd.inputs.end() || shape == (*shapes)->end())
+        throw BridgeError("input '" + name + "' is not in the kernel description");
+      p.set_buffer(synthetic_input(*it, shape->second, input_seed++));
     }
     for (auto& [name, p] : params.scalars) set_to_estimate(p);
     return inst;

@@ -78,6 +78,25 @@ Schedule root_schedule(const KernelDescription& kd) {
   return s;
 }
 
+Schedule reference_schedule(const KernelDescription& kd, int64_t max_buffer_bytes) {
+  Schedule s;
+  for (const FuncInfo& f : kd.funcs) {
+    const double bytes = double(f.points()) * f.bytes_per_point;
+    if (f.is_input_alias || (f.can_inline && bytes > double(max_buffer_bytes))) continue;
+    FuncSchedule& fs = s.funcs[f.name];
+    fs.compute = Location::root();
+    fs.stages.resize(f.stages.size());
+    for (const StageInfo& st : f.stages) {
+      // Halide's default order is innermost first: the outermost loop is the last.
+      if (st.loops.empty()) continue;
+      const LoopInfo& outer = st.loops.back();
+      if (!outer.is_rvar && outer.is_pure && outer.extent > 1)
+        fs.stages[st.index].annotations[outer.var] = LoopAnnotation::Parallel;
+    }
+  }
+  return s;
+}
+
 std::vector<ScheduledLoop> scheduled_loops(const StageInfo& stage, const StageSchedule& s) {
   std::vector<ScheduledLoop> loops;
   for (const LoopInfo& l : stage.loops)

@@ -80,9 +80,16 @@ struct Schedule {
   bool operator==(const Schedule& o) const { return funcs == o.funcs; }
 };
 
-// The reference schedule: every non-output Func computed at the root, nothing else
-// (except input aliases, which stay inline: see FuncInfo::is_input_alias).
+// Every Func computed at the root, nothing else (except input aliases, which stay inline:
+// see FuncInfo::is_input_alias).
 Schedule root_schedule(const KernelDescription& kd);
+
+// The reference schedule, simple enough to trust and fast enough to run on any pipeline a
+// generator brings: root_schedule with each stage's outermost loop parallel where it is a
+// pure variable (iterations that write disjoint points, so the result is the same), and
+// inlined, where they can be, the Funcs whose root buffer would exceed `max_buffer_bytes`
+// (Halide refuses buffers of 2^31 bytes or more without the large_buffers feature).
+Schedule reference_schedule(const KernelDescription& kd, int64_t max_buffer_bytes = (int64_t(1) << 31) - 1);
 
 // One loop of a stage after its splits, with its extent under the estimates.
 struct ScheduledLoop {

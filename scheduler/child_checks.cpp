@@ -1,5 +1,6 @@
 #include "child_checks.h"
 
+#include <chrono>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -22,10 +23,18 @@ std::string one_line(std::string s) {
 
 ChildChecks first_passing_in_child(size_t count, const std::function<void()>& prepare,
                                    const std::function<std::string(size_t)>& check,
-                                   double check_timeout_seconds) {
+                                   double check_timeout_seconds, double total_seconds) {
   ChildChecks result;
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds_left = [&] {
+    return total_seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   size_t next = 0;
   while (next < count) {
+    if (seconds_left() <= 0) {
+      result.out_of_time = true;
+      return result;
+    }
     const size_t first = next;
     const ChildResult child = run_in_child(
         [&] {
@@ -52,7 +61,7 @@ ChildChecks first_passing_in_child(size_t count, const std::function<void()>& pr
           }
           return 0;
         },
-        std::numeric_limits<double>::infinity(), check_timeout_seconds);
+        seconds_left(), check_timeout_seconds);
     bool prepared = false;
     std::istringstream lines(child.output);
     for (std::string line; std::getline(lines, line);) {
@@ -69,6 +78,10 @@ ChildChecks first_passing_in_child(size_t count, const std::function<void()>& pr
         result.failures.push_back(line.substr(5));
         ++next;
       }
+    }
+    if (child.timed_out && seconds_left() <= 0) {
+      result.out_of_time = true;
+      return result;
     }
     const bool died = child.timed_out || child.crashed || child.exit_status != 0;
     const std::string how = child.timed_out ? fmt::format("hung: no result within {:.0f} s", check_timeout_seconds)

@@ -13,6 +13,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include "halide_bridge/timing_lock.h"
@@ -23,13 +24,20 @@ namespace candor::scheduler {
 
 namespace {
 
+// A forked child whose standard output is on a pipe.
+struct Forked {
+  pid_t pid = -1;
+  int fd = -1;
+  std::chrono::steady_clock::time_point start;
+};
+
 // Forks a child that runs `in_child` with its standard output on a pipe (if in_child
-// returns, as an exec that failed does, the child exits with 127), and reads that pipe
-// under the limits of run_child.
-ChildResult run_forked(const std::function<void()>& in_child, double timeout_seconds, double line_timeout_seconds) {
+// returns, as an exec that failed does, the child exits with 127).
+Forked fork_child(const std::function<void()>& in_child) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for a child process");
-  const auto start = std::chrono::steady_clock::now();
+  Forked forked;
+  forked.start = std::chrono::steady_clock::now();
   const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot fork a child process");
@@ -46,6 +54,17 @@ ChildResult run_forked(const std::function<void()>& in_child, double timeout_sec
     _exit(127);
   }
   close(pipe_fds[1]);
+  forked.pid = pid;
+  forked.fd = pipe_fds[0];
+  return forked;
+}
+
+// Reads a forked child's pipe under the limits of run_child (counted from its fork) until it
+// ends or is killed, and reaps it.
+ChildResult collect(const Forked& forked, double timeout_seconds, double line_timeout_seconds) {
+  const pid_t pid = forked.pid;
+  const int fd = forked.fd;
+  const auto start = forked.start;
   ChildResult result;
   char buffer[4096];
   auto elapsed = [&] {
@@ -68,11 +87,11 @@ ChildResult run_forked(const std::function<void()>& in_child, double timeout_sec
       kill(pid, SIGKILL);
       break;
     }
-    pollfd p{pipe_fds[0], POLLIN, 0};
+    pollfd p{fd, POLLIN, 0};
     int ready = poll(&p, 1, static_cast<int>(std::min(left, 0.2) * 1000) + 1);
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
-    const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+    const ssize_t n = read(fd, buffer, sizeof buffer);
     if (n <= 0) break;
     pending.append(buffer, static_cast<size_t>(n));
     for (size_t end; (end = pending.find('\n')) != std::string::npos; pending.erase(0, end + 1)) {
@@ -90,7 +109,7 @@ ChildResult run_forked(const std::function<void()>& in_child, double timeout_sec
     }
   }
   result.output += pending;  // a line cut short by the end or the kill
-  close(pipe_fds[0]);
+  close(fd);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -100,6 +119,23 @@ ChildResult run_forked(const std::function<void()>& in_child, double timeout_sec
     else result.crashed = true;
   }
   return result;
+}
+
+ChildResult run_forked(const std::function<void()>& in_child, double timeout_seconds, double line_timeout_seconds) {
+  return collect(fork_child(in_child), timeout_seconds, line_timeout_seconds);
+}
+
+// The body of a child made by run_in_child or BackgroundChild.
+void run_body(const std::function<int()>& body) {
+  int status = 1;
+  try {
+    status = body();
+  } catch (const std::exception& e) {
+    std::cerr << "child process: " << e.what() << "\n";
+  }
+  std::cout.flush();
+  std::fflush(stdout);
+  _exit(status);
 }
 
 }  // namespace
@@ -120,19 +156,31 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
 }
 
 ChildResult run_in_child(const std::function<int()>& body, double timeout_seconds, double line_timeout_seconds) {
-  return run_forked(
-      [&] {
-        int status = 1;
-        try {
-          status = body();
-        } catch (const std::exception& e) {
-          std::cerr << "child process: " << e.what() << "\n";
-        }
-        std::cout.flush();
-        std::fflush(stdout);
-        _exit(status);
-      },
-      timeout_seconds, line_timeout_seconds);
+  return run_forked([&] { run_body(body); }, timeout_seconds, line_timeout_seconds);
+}
+
+struct BackgroundChild::State {
+  Forked forked;
+  bool collected = false;
+};
+
+BackgroundChild::BackgroundChild(const std::function<int()>& body) : state_(std::make_unique<State>()) {
+  state_->forked = fork_child([&] { run_body(body); });
+}
+
+BackgroundChild::~BackgroundChild() {
+  if (state_->collected) return;
+  kill(-state_->forked.pid, SIGKILL);
+  kill(state_->forked.pid, SIGKILL);
+  collect(state_->forked, 0, std::numeric_limits<double>::infinity());
+}
+
+ChildResult BackgroundChild::wait(double timeout_seconds) {
+  if (state_->collected) throw std::logic_error("BackgroundChild::wait called twice");
+  state_->collected = true;
+  const double since_fork =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - state_->forked.start).count();
+  return collect(state_->forked, since_fork + timeout_seconds, std::numeric_limits<double>::infinity());
 }
 
 }  // namespace candor::scheduler

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,22 @@ ChildResult run_child(const std::vector<std::string>& argv, double timeout_secon
 // threads: fork between jobs, not while helper threads hold locks.
 ChildResult run_in_child(const std::function<int()>& body, double timeout_seconds,
                          double line_timeout_seconds = std::numeric_limits<double>::infinity());
+
+// A child started now and collected later, so that the caller works meanwhile (the plugin
+// searches while a child computes the reference outputs). Forked in the constructor, under
+// run_in_child's terms; a child never waited for is killed by the destructor.
+class BackgroundChild {
+ public:
+  explicit BackgroundChild(const std::function<int()>& body);
+  ~BackgroundChild();
+  BackgroundChild(const BackgroundChild&) = delete;
+  BackgroundChild& operator=(const BackgroundChild&) = delete;
+  // Waits for it to end, killing it after `timeout_seconds` from now. Call once.
+  ChildResult wait(double timeout_seconds);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace candor::scheduler

@@ -5,19 +5,24 @@
 //
 // On load it registers the autoscheduler "Candor" with Halide. On a pipeline it describes the
 // kernel (Halide's bounds inference on the estimates), searches the Halide CPU space with the
-// analytic model (plugin_options.h: the CANDOR_* knobs), checks the model's best schedules
-// on synthetic inputs until one matches the reference, applies it to the pipeline's Funcs,
-// and returns the very same schedule as C++ source in AutoSchedulerResults::schedule_source
-// (what `-e schedule` writes to NAME.schedule.h).
-// Errors (missing estimates, a bad knob, no schedule found) are reported as Halide user
+// cost model (plugin_options.h: the CANDOR_* knobs), checks the model's best schedules on
+// synthetic inputs until one matches the reference, applies it to the pipeline's Funcs, and
+// returns the very same schedule as C++ source in AutoSchedulerResults::schedule_source
+// (what `-e schedule` writes to NAME.schedule.h). A time budget is the plugin's wall time:
+// describing, searching and verifying. When the search finds nothing in time, or none of the
+// best schedules passes (a crash, a hang, a mismatch) or the time runs out first, the plugin
+// warns and emits the reference schedule (hb::reference_schedule).
+// Errors the user must fix (missing estimates, a bad knob) are reported as Halide user
 // errors: the generator prints the message and exits with a failure status.
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -25,6 +30,7 @@
 #include <fmt/format.h>
 
 #include "child_checks.h"
+#include "child_process.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/cpu_features.h"
 #include "halide_bridge/directives.h"
@@ -98,60 +104,139 @@ std::optional<Halide::Target> verification_target(const Halide::Target& target, 
 constexpr int kCheckedSchedules = 4;
 // A check compiles the pipeline twice (reference, candidate): generous for large pipelines.
 constexpr double kCheckTimeoutSeconds = 300;
+// Of the time a budget leaves after describing the pipeline: the search's share, and where
+// the greedy dive completing a search that found nothing in its share must stop. What is
+// left after the search is verification's.
+constexpr double kSearchShare = 2.0 / 3.0;
+constexpr double kCompletionShare = 5.0 / 6.0;
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_until(Clock::time_point deadline) {
+  return std::chrono::duration<double>(deadline - Clock::now()).count();
+}
+
+// Which schedule to emit: one of the model's best, or none (the reference schedule then).
+struct Pick {
+  std::optional<size_t> index;
+  std::string note;  // how it was checked, or why there is none
+};
+
+// The reference outputs on synthetic inputs, computed in a child process while the plugin
+// searches: Halide's bounds query sizes the inputs, the reference schedule runs, and the
+// outputs go to a temporary file that the checking children read.
+class BackgroundReference {
+ public:
+  BackgroundReference(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target)
+      : file_(std::filesystem::temp_directory_path() /
+              fmt::format("candor_reference_{}_{}.outputs", getpid(), reinterpret_cast<uintptr_t>(this))),
+        child_([&, file = file_.string()] {
+          try {
+            const hb::InputShapes shapes = hb::queried_input_shapes(pipeline, kd);
+            for (const auto& [name, shape] : shapes) {
+              std::cout << "shape " << name << " " << shape.size();
+              for (const hb::Range& r : shape) std::cout << " " << r.min << " " << r.max;
+              std::cout << "\n";
+            }
+            hb::save_outputs(hb::reference_outputs(hb::pipeline_app(pipeline, kd, shapes), target), file);
+            std::cout << "ready" << std::endl;
+          } catch (const std::exception& e) {
+            std::string message = e.what();
+            std::replace(message.begin(), message.end(), '\n', ' ');
+            std::cout << "failed " << message << std::endl;
+          }
+          return 0;
+        }) {}
+  ~BackgroundReference() {
+    std::error_code ec;
+    std::filesystem::remove(file_, ec);
+  }
+
+  // Waits up to `seconds` for the child. "" when the outputs are ready (the input shapes
+  // then set); otherwise what failed, with `out_of_time` set when the time ran out.
+  std::string wait(double seconds, bool& out_of_time) {
+    const ChildResult r = child_.wait(seconds);
+    out_of_time = r.timed_out;
+    if (r.timed_out) return "the reference outputs were not ready in time";
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string word, name;
+      words >> word;
+      if (word == "ready") return "";
+      if (word == "failed") return line.substr(7);
+      size_t dims = 0;
+      if (word == "shape" && words >> name >> dims) {
+        std::vector<hb::Range>& shape = shapes_[name];
+        shape.resize(dims);
+        for (hb::Range& range : shape) words >> range.min >> range.max;
+      }
+    }
+    return r.crashed ? "computing them crashed (killed by a signal)"
+                     : fmt::format("computing them ended with status {}", r.exit_status);
+  }
+  const std::filesystem::path& file() const { return file_; }
+  const hb::InputShapes& shapes() const { return shapes_; }
+
+ private:
+  std::filesystem::path file_;
+  hb::InputShapes shapes_;
+  BackgroundChild child_;
+};
 
 // The first of the model's best schedules whose output, on synthetic inputs over the
 // estimates, matches the reference schedule's: Halide 14 miscompiles a few of the space's
 // schedules (bench/head_to_head_results/2026-11-27_s30/README.md). Each check runs in a
-// child process, so a schedule that crashes or hangs costs only its place. `note` says how
-// the pick was checked. Throws when none of them matches.
-size_t verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target,
-                     const ScheduleOutcome& outcome, std::string& note) {
-  std::string why_not;
-  const std::optional<Halide::Target> checked_target = verification_target(target, why_not);
-  if (!checked_target) {
-    note = "not verified: " + why_not;
-    return 0;
-  }
+// child process, so a schedule that crashes or hangs costs only its place. No pick when
+// every one failed or the time ran out before a verdict.
+Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target,
+                   BackgroundReference& background, const ScheduleOutcome& outcome, Clock::time_point deadline) {
+  bool out_of_time = false;
+  const std::string unready = background.wait(seconds_until(deadline), out_of_time);
+  if (out_of_time) return {std::nullopt, "the budget ran out while computing the reference outputs"};
+  if (!unready.empty()) return {0, "not verified: the reference schedule did not run on synthetic inputs (" + unready + ")"};
   const size_t count = std::min(outcome.candidates.size(), size_t(kCheckedSchedules));
-  const hb::App app = hb::pipeline_app(pipeline, kd);
+  const hb::App app = hb::pipeline_app(pipeline, kd, background.shapes());
   hb::Outputs reference;
   hb::RunOptions run;
   run.warmup_runs = 0;
   run.timed_runs = 1;
+  run.tolerance = hb::tolerance_for(kd);
   const ChildChecks checks = first_passing_in_child(
-      count, [&] { reference = hb::reference_outputs(app, *checked_target); },
+      count, [&] { reference = hb::load_outputs(background.file().string()); },
       [&](size_t i) {
-        const hb::EvalResult r = hb::evaluate_schedule(app, outcome.candidates[i].schedule, kd, reference,
-                                                       *checked_target, run);
-        return r.ok ? std::string() : r.failed_step + ": " + r.error;
+        const hb::EvalResult r =
+            hb::evaluate_schedule(app, outcome.candidates[i].schedule, kd, reference, target, run);
+        if (!r.ok) return r.failed_step + ": " + r.error;
+        std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference (max error {:g})\n",
+                                 i + 1, r.max_abs_error);
+        return std::string();
       },
-      kCheckTimeoutSeconds);
-  if (!checks.unchecked.empty()) {
-    note = "not verified: the reference schedule did not run on synthetic inputs (" + checks.unchecked + ")";
-    return 0;
-  }
+      kCheckTimeoutSeconds, seconds_until(deadline));
   std::string failures;
   for (size_t i = 0; i < checks.failures.size(); ++i) {
     const std::string line = fmt::format("schedule #{} of the model's best: {}", i + 1, checks.failures[i]);
     std::cerr << "[candor] " << line << "\n";
-    failures += "\n  " + line;
+    failures += (failures.empty() ? "" : "; ") + line;
   }
-  if (!checks.passed) {
-    throw std::runtime_error(fmt::format(
-        "none of the model's {} best schedules matched the reference schedule's output on synthetic inputs "
-        "(try another CANDOR_SEED, or CANDOR_VERIFY=0 to emit the first unchecked):{}",
-        count, failures));
+  if (checks.passed) {
+    const size_t pick = *checks.passed;
+    return {pick, pick == 0 ? "verified on synthetic inputs"
+                            : fmt::format("verified on synthetic inputs: schedule #{} of the model's best, the ones "
+                                          "before it failed", pick + 1)};
   }
-  const size_t pick = *checks.passed;
-  note = pick == 0 ? "verified on synthetic inputs"
-                   : fmt::format("verified on synthetic inputs: schedule #{} of the model's best, the ones before it failed",
-                                 pick + 1);
-  return pick;
+  if (checks.out_of_time)
+    return {std::nullopt, fmt::format("the budget ran out while verifying the model's best schedules ({} failed "
+                                      "before)", checks.failures.size())};
+  if (!checks.unchecked.empty()) return {0, "not verified: the reference outputs could not be read (" + checks.unchecked + ")"};
+  return {std::nullopt,
+          fmt::format("none of the model's {} best schedules matched the reference on synthetic inputs ({})", count,
+                      failures)};
 }
 
 void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
                 const Halide::MachineParams& params, Halide::AutoSchedulerResults* results) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   const PluginOptions options = read_plugin_options(plugin_directory());
 
   if (target.has_gpu_feature()) {
@@ -160,30 +245,69 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   }
   hb::KernelDescription kd = hb::describe_pipeline(pipeline, target);
   const models::halide::MachineDescription machine = models::halide::load_or_calibrate(options.machine_path);
+  const KernelScheduler scheduler(kd, machine, options.pins);
+  std::string not_verified = "not verified (CANDOR_VERIFY=0)";
+  std::optional<Halide::Target> checked_target;
+  if (options.verify) {
+    std::string why_not;
+    checked_target = verification_target(target, why_not);
+    if (!checked_target) not_verified = "not verified: " + why_not;
+  }
+  // Forked before the search starts its threads.
+  std::optional<BackgroundReference> background;
+  if (checked_target) background.emplace(pipeline, kd, *checked_target);
 
-  ScheduleRequest request;
-  request.search = options.search;
-  request.budget = options.budget;
-  request.pins = options.pins;
-  if (options.verify) request.budget.keep_top = std::max(request.budget.keep_top, kCheckedSchedules);
-  ScheduleOutcome outcome = schedule_kernel(kd, machine, request);
-  std::string checked = "not verified (CANDOR_VERIFY=0)";
-  const size_t pick = options.verify ? verified_pick(pipeline, kd, target, outcome, checked) : 0;
-  const ScheduledCandidate& best = outcome.candidates[pick];
+  // The budget's time counts from the plugin's start: describing, searching and verifying.
+  const bool timed = options.budget.seconds < std::numeric_limits<double>::infinity();
+  constexpr double kYear = 3.2e7;  // beyond it, a time point would overflow: no deadline
+  const auto deadline = timed && options.budget.seconds < kYear
+                            ? start + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double>(options.budget.seconds))
+                            : Clock::time_point::max();
+  Budget budget = options.budget;
+  double completion_seconds = std::numeric_limits<double>::infinity();
+  if (timed) {
+    const double left = std::max(0.0, seconds_until(deadline));
+    budget.seconds = std::max(0.01, (background ? kSearchShare : 1.0) * left);
+    completion_seconds = std::max(budget.seconds, (background ? kCompletionShare : 1.0) * left);
+  }
+  if (options.verify) budget.keep_top = std::max(budget.keep_top, kCheckedSchedules);
 
-  hb::apply_schedule(best.schedule, kd, pipeline.outputs());
-  const std::string printed = hb::print_schedule(best.schedule, kd);
+  std::optional<ScheduleOutcome> outcome;
+  Pick pick;
+  try {
+    outcome = scheduler.search(options.search, budget, completion_seconds);
+  } catch (const std::runtime_error& e) {
+    pick.note = e.what();
+  }
+  if (outcome) {
+    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, *outcome, deadline)
+                      : Pick{0, not_verified};
+  }
 
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // With no pick, the reference schedule: what the picks are checked against, so it needs
+  // no check of its own.
+  const hb::Schedule emitted = pick.index ? outcome->candidates[*pick.index].schedule : hb::reference_schedule(kd);
+  hb::apply_schedule(emitted, kd, pipeline.outputs());
+  const std::string printed = hb::print_schedule(emitted, kd);
+
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::string outputs;
   for (const std::string& o : kd.outputs) outputs += (outputs.empty() ? "" : ", ") + o;
-  std::string how;
-  if (outcome.optimal) how = ", optimal for the model";
-  if (outcome.completed_past_time_limit) how = ", completed by a greedy dive past the time limit";
-  const std::string summary = fmt::format(
-      "{} in {:.1f} s ({} nodes expanded{}): predicted {:.4f} ms, lower bound {:.4f} ms; {}", options.search,
-      outcome.stats.seconds, outcome.stats.expanded, how, best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3,
-      checked);
+  std::string summary;
+  if (pick.index) {
+    const ScheduledCandidate& best = outcome->candidates[*pick.index];
+    std::string how;
+    if (outcome->optimal) how = ", optimal for the model";
+    if (outcome->completed_past_time_limit) how = ", completed by a greedy dive past the search's share of the time";
+    summary = fmt::format("{} in {:.1f} s ({} nodes expanded{}): predicted {:.4f} ms, lower bound {:.4f} ms; {}",
+                          options.search, outcome->stats.seconds, outcome->stats.expanded, how,
+                          best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3, pick.note);
+  } else {
+    summary = "the reference schedule (every Func at the root, outer loops parallel)";
+    std::cerr << "[candor] warning: " << pick.note << "; emitting the reference schedule"
+              << (timed ? " (a larger CANDOR_BUDGET leaves more time to search and verify)" : "") << "\n";
+  }
   const std::string comment = fmt::format(
       "// candor schedule of {} ({} Funcs)\n// search {}\n// machine description {}\n", outputs,
       kd.funcs.size(), summary, options.machine_path);

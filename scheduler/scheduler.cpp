@@ -62,7 +62,8 @@ ScheduledCandidate KernelScheduler::scheduled(const Candidate& c, double predict
           objective_.explain(space_, c)};
 }
 
-ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget& requested) const {
+ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget& requested,
+                                        double hard_seconds) const {
   std::unique_ptr<Search> search = make_search(engine);
   VarOrderBrancher brancher(space_.decision_order());
   // Candidates that differ (candor::alike) may still emit the same schedule (two of
@@ -83,9 +84,10 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
   SearchResult result = search->run(space_, root_, objective_, brancher, budget);
   ScheduleOutcome out;
   const bool nodes_left = budget.max_expanded < 0 || result.stats.expanded < budget.max_expanded;
-  if (!result.best && nodes_left && budget.seconds < std::numeric_limits<double>::infinity()) {
+  if (!result.best && nodes_left && budget.seconds < std::numeric_limits<double>::infinity() &&
+      result.stats.seconds < hard_seconds) {
     Budget past_time = budget;
-    past_time.seconds = std::numeric_limits<double>::infinity();
+    past_time.seconds = hard_seconds - result.stats.seconds;
     if (budget.max_expanded >= 0) past_time.max_expanded = budget.max_expanded - result.stats.expanded;
     const SearchStats engine_stats = result.stats;
     result = make_search("greedy")->run(space_, root_, objective_, brancher, past_time);
@@ -99,8 +101,11 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
     out.completed_past_time_limit = true;
   }
   if (!result.best) {
-    throw std::runtime_error("search '" + search->name() +
-                             "' found no complete schedule within its node limit; raise the budget");
+    const std::string limit = result.stats.seconds >= hard_seconds
+                                  ? "its time limit (and a greedy dive within " + std::to_string(int(hard_seconds)) + " s)"
+                                  : "its node limit";
+    throw std::runtime_error("search '" + search->name() + "' found no complete schedule within " + limit +
+                             "; raise the budget");
   }
   out.root_lower_bound_seconds = objective_.lower_bound(space_, root_);
   out.stats = result.stats;

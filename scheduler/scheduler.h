@@ -2,6 +2,7 @@
 // by searching the Halide CPU space with the analytic model and the lower bound.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,12 @@ class KernelScheduler {
 
   // A wall-clock limit is soft until the first schedule: when it stops the engine before any
   // implementation (a large pipeline, a loaded machine), one greedy dive completes the search,
-  // so the same request does not fail or succeed by the machine's load. Throws
-  // std::invalid_argument for a bad search spec, std::runtime_error when the node limit
-  // stopped the search (or the dive) before any implementation.
-  ScheduleOutcome search(const std::string& engine, const Budget& budget) const;
+  // so the same request does not fail or succeed by the machine's load, up to `hard_seconds`
+  // from the start. Throws std::invalid_argument for a bad search spec, std::runtime_error
+  // when the node limit or `hard_seconds` stopped the search (or the dive) before any
+  // implementation.
+  ScheduleOutcome search(const std::string& engine, const Budget& budget,
+                         double hard_seconds = std::numeric_limits<double>::infinity()) const;
   // The neighbours of a candidate this scheduler returned (one decision changed, the pins
   // kept; see candor::neighbours), in the order to measure them, each schedule once and none
   // the centre's.

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <numeric>
@@ -52,6 +53,60 @@ TEST(Verify, ExactForIntegersToleranceForFloats) {
   EXPECT_FALSE(compare_outputs({f}, {g}).ok);
   Halide::Buffer<float> h(4, 4);
   EXPECT_FALSE(compare_outputs({h}, {g}).ok);  // shape
+}
+
+// Integers computed through floats may differ by one (a float-to-int conversion rounds
+// the other way after FMA contraction or another evaluation order); other integers must
+// match exactly. The comparison reports the largest difference it accepted.
+TEST(Verify, IntegersComputedThroughFloatsWithinOne) {
+  Halide::Buffer<uint8_t> a(4, 3), b(4, 3);
+  a.fill(41);
+  b.fill(41);
+  b(1, 2) = 42;
+  Tolerance slack;
+  slack.integer_slack = 1;
+  const Comparison within = compare_outputs({a}, {b}, slack);
+  EXPECT_TRUE(within.ok) << within.message;
+  EXPECT_EQ(within.max_abs_error, 1);
+  EXPECT_FALSE(compare_outputs({a}, {b}).ok);
+  b(1, 2) = 43;
+  const Comparison beyond = compare_outputs({a}, {b}, slack);
+  EXPECT_FALSE(beyond.ok);
+  EXPECT_EQ(beyond.message, "output 0 differs at (1, 2): got 41, reference 43 (tolerance 1)");
+
+  Halide::ImageParam in(Halide::UInt(8), 1, "tf_in");
+  Halide::Var x("x");
+  Halide::Func through_float("tf_float"), integer("tf_int");
+  through_float(x) = Halide::cast<uint8_t>(Halide::cast<float>(in(x)) * 0.5f + 0.5f);
+  integer(x) = in(x) / 2;
+  in.set_estimates({{0, 64}});
+  through_float.set_estimates({{0, 64}});
+  integer.set_estimates({{0, 64}});
+  const Halide::Target target = host_target();
+  EXPECT_EQ(tolerance_for(describe_pipeline(Halide::Pipeline(through_float), target)).integer_slack, 1);
+  EXPECT_EQ(tolerance_for(describe_pipeline(Halide::Pipeline(integer), target)).integer_slack, 0);
+}
+
+TEST(Verify, OutputsSurviveAFile) {
+  Halide::Buffer<float> f(5, 3);
+  Halide::Buffer<int16_t> g(7);
+  f.set_min(std::vector<int>{2, -1});
+  for (int y = -1; y < 2; ++y)
+    for (int x = 2; x < 7; ++x) f(x, y) = float(x * 10 + y) / 3;
+  for (int x = 0; x < 7; ++x) g(x) = int16_t(-x * 1000);
+  const std::string path = temp_dir("outputs") + ".outputs";
+  save_outputs({f, g}, path);
+  const Outputs back = load_outputs(path);
+  ASSERT_EQ(back.size(), 2u);
+  const Comparison c = compare_outputs(back, {f, g}, Tolerance{0, 0, 0});
+  EXPECT_TRUE(c.ok) << c.message;
+  EXPECT_EQ(back[0].dim(0).min(), 2);
+  EXPECT_EQ(back[0].dim(1).min(), -1);
+  std::ofstream(path) << "candor-outputs 1\n1\n2 32 1 1 0 100\nshort";
+  EXPECT_THROW(load_outputs(path), BridgeError);
+  std::ofstream(path) << "not outputs";
+  EXPECT_THROW(load_outputs(path), BridgeError);
+  std::filesystem::remove(path);
 }
 
 TEST(Verify, CatchesAWrongOutput) {
@@ -134,6 +189,53 @@ TEST(PipelineApp, RunsAPipelineWithoutDataOnSyntheticInputs) {
     const EvalResult r = evaluate_schedule(app, random_cpu_schedule(kd, seed), kd, ref, target);
     EXPECT_TRUE(r.ok) << "seed " << seed << ": " << r.failed_step << ": " << r.error;
   }
+}
+
+// An input read at a data-dependent index can be read past its estimate (a bias vector of
+// 100 read at a uint8 index): the synthetic input covers what Halide's bounds query says the
+// pipeline reads, so the reference runs and schedules verify.
+TEST(PipelineApp, SyntheticInputsCoverWhatHalidesBoundsQueryRequires) {
+  Halide::ImageParam in(Halide::UInt(8), 1, "pq_in");
+  Halide::ImageParam bias(Halide::Float(32), 1, "pq_bias");
+  Halide::Var x("x");
+  Halide::Func out("pq_out");
+  out(x) = bias(in(x)) * 2.0f;
+  in.set_estimates({{0, 256}});
+  bias.set_estimates({{0, 100}});
+  out.set_estimates({{0, 256}});
+  const Halide::Pipeline pipeline(out);
+  const Halide::Target target = host_target();
+  const KernelDescription kd = describe_pipeline(pipeline, target);
+  const InputShapes shapes = queried_input_shapes(pipeline, kd);
+  EXPECT_EQ(shapes.at("pq_bias"), (std::vector<Range>{{0, 255}}));
+  EXPECT_EQ(shapes.at("pq_in"), (std::vector<Range>{{0, 255}}));
+  const App app = pipeline_app(pipeline, kd, shapes);
+  const Outputs ref = reference_outputs(app, target);
+  ASSERT_EQ(ref.size(), 1u);
+  const EvalResult r = evaluate_schedule(app, random_cpu_schedule(kd, 7), kd, ref, target);
+  EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+}
+
+// The reference schedule runs each stage's outermost pure loop in parallel and inlines a
+// Func whose root buffer would be too large.
+TEST(ReferenceSchedule, ParallelOuterLoopsAndNoHugeBuffers) {
+  const App app = blur_app(64, 32);
+  const Halide::Target target = host_target();
+  AppInstance inst = app.build();
+  const KernelDescription kd = describe_app(inst, target);
+  const Schedule s = reference_schedule(kd);
+  for (const FuncInfo& f : kd.funcs) {
+    if (f.is_input_alias) continue;
+    const StageSchedule& st = s.funcs.at(f.name).stages.at(0);
+    EXPECT_EQ(st.annotations.at(f.stages[0].loops.back().var), LoopAnnotation::Parallel) << f.name;
+  }
+  const Schedule small = reference_schedule(kd, 16);
+  for (const FuncInfo& f : kd.funcs)
+    EXPECT_EQ(small.funcs.count(f.name) > 0, !f.can_inline && !f.is_input_alias) << f.name;
+  EXPECT_TRUE(compare_outputs(reference_outputs(app, target), [&] {
+                apply_schedule(root_schedule(kd), kd, inst.outputs);
+                return realize(inst, target);
+              }()).ok);
 }
 
 // A pipeline of a few microseconds is timed more often than `timed_runs` until the runs took

@@ -184,6 +184,36 @@ TEST(KernelDescription, CallSitesWithDifferentMapsAreIrregularNotDataDependent) 
   EXPECT_TRUE(edge(kd, "diff", "out", 1).footprint[2].affine);
 }
 
+// A lookup into a Func at an index another Func clamps to the input's width: Halide bounds
+// the region by that Func's value bounds, which name the input's extent; its estimate makes
+// them constants (the description refused such pipelines as unbounded).
+TEST(KernelDescription, LookupBoundedThroughAnotherFuncsClampToAParameter) {
+  App app;
+  app.name = "test_clamped_index";
+  app.build = [] {
+    using Halide::Func, Halide::ImageParam, Halide::Var;
+    AppInstance inst;
+    ImageParam in(Halide::UInt(8), 1, "in");
+    Var x("x");
+    Func table("table"), index("index"), out("out");
+    table(x) = x * 3;
+    index(x) = Halide::clamp(Halide::cast<int>(in(x)) * 7, 0, in.width() - 1);
+    out(x) = table(index(x));
+    in.set_estimates({{0, 100}});
+    out.set_estimates({{0, 100}});
+    inst.funcs = {{"table", table}, {"index", index}, {"out", out}};
+    inst.outputs = {out};
+    inst.inputs = {in};
+    inst.output_sizes = {{100}};
+    return inst;
+  };
+  const KernelDescription kd = describe_app(app.build(), kHost);
+  const Edge& lookup = edge(kd, "table", "out");
+  EXPECT_TRUE(lookup.data_dependent());
+  EXPECT_EQ(lookup.required, (std::vector<Range>{{0, 99}}));
+  EXPECT_EQ(kd.func("table").region, (std::vector<Range>{{0, 99}}));
+}
+
 // An upsampling tap reads x / 2 + r * (2 * (x % 2) - 1), r one of an RDom's two values: the
 // product of the bounded r and the bounded parity term is a constant range, so the index is
 // x / 2 plus [-3/2, 1], not a lookup (local_laplacian's pyramid, read so, could be computed

@@ -73,5 +73,47 @@ TEST(ChildChecks, NonePassingOrNothingCheckable) {
   EXPECT_EQ(crashed.unchecked, "preparing the checks crashed (killed by a signal)");
 }
 
+// The total limit stops the checks without a verdict: out of time, not a failure of the
+// candidate being checked.
+TEST(ChildChecks, TheTotalLimitStopsThemOutOfTime) {
+  const auto checks = first_passing_in_child(
+      3, [] {},
+      [](size_t i) -> std::string {
+        if (i == 0) return "wrong output";
+        std::this_thread::sleep_for(std::chrono::seconds(30));
+        return "";
+      },
+      20, 1.0);
+  EXPECT_FALSE(checks.passed.has_value());
+  EXPECT_TRUE(checks.out_of_time);
+  EXPECT_EQ(checks.failures, (std::vector<std::string>{"wrong output"}));
+}
+
+// A background child runs while its parent works, and is collected later; one never waited
+// for is killed with its owner.
+TEST(BackgroundChild, RunsWhileTheParentWorksAndTimesOutFromTheWait) {
+  BackgroundChild child([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::cout << "done" << std::endl;
+    return 0;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the parent's own work
+  const ChildResult r = child.wait(0.1);  // counted from the wait: the child is long done
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.output, "done\n");
+  EXPECT_EQ(r.exit_status, 0);
+  BackgroundChild sleeper([] {
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+    return 0;
+  });
+  EXPECT_TRUE(sleeper.wait(0.3).timed_out);
+  const auto start = std::chrono::steady_clock::now();
+  { BackgroundChild abandoned([] {
+      std::this_thread::sleep_for(std::chrono::seconds(30));
+      return 0;
+    }); }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));  // killed, not awaited
+}
+
 }  // namespace
 }  // namespace candor::scheduler
