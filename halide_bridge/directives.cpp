@@ -33,6 +33,7 @@ LoopTable loop_table(const Schedule& schedule, const KernelDescription& kd) {
       StageSchedule ss;
       if (fs != schedule.funcs.end() && st.index < int(fs->second.stages.size()))
         ss = fs->second.stages[st.index];
+      t[{f.name, st.index}];  // a stage without loops (an extern stage) has an empty table
       // Loops split away are named by the splits too: record the nest after each split.
       for (size_t k = 0; k <= ss.splits.size(); ++k) {
         StageSchedule prefix;

@@ -193,10 +193,7 @@ class Describer {
     order_ = HI::topological_order(outputs_, env_);
     for (const std::string& name : order_) {
       const HI::Function& f = env_.at(name);
-      if (f.has_extern_definition())
-        throw BridgeError("Func '" + cname(name) + "' is an extern stage (define_extern '" +
-                          f.extern_function_name() + "'); candor cannot describe extern stages");
-      if (!f.has_pure_definition())
+      if (!f.has_pure_definition() && !f.has_extern_definition())
         throw BridgeError("Func '" + cname(name) + "' has no definition");
     }
     collect_params();
@@ -236,7 +233,15 @@ class Describer {
 
   void collect_params() {
     ParamCollector pc;
-    for (const std::string& name : order_) env_.at(name).accept(&pc);
+    for (const std::string& name : order_) {
+      const HI::Function& f = env_.at(name);
+      f.accept(&pc);
+      if (!f.has_extern_definition()) continue;
+      for (const Halide::ExternFuncArgument& a : f.extern_arguments()) {  // buffers handed over whole
+        if (a.is_image_param()) pc.buffers[a.image_param.name()] = a.image_param;
+        if (a.is_buffer()) pc.constants[a.buffer.name()] = a.buffer;
+      }
+    }
     for (const auto& [name, p] : pc.scalars) {
       Halide::Expr est = p.estimate();
       if (!est.defined())
@@ -408,6 +413,53 @@ class Describer {
     return a;
   }
 
+  // An extern stage: one stage without loops (nothing of it is scheduled but its place, the
+  // root), reading each Func or buffer argument over its own region in the dimensions they
+  // share (the first ones); Halide's bounds query asks the C function itself at run time.
+  void describe_extern(const HI::Function& f, FuncInfo& info) {
+    info.is_extern = true;
+    info.can_inline = false;
+    StageInfo st;
+    st.func = info.name;
+    for (const Halide::ExternFuncArgument& a : f.extern_arguments()) {
+      std::string callee;
+      int dims = 0;
+      std::vector<Range> whole;
+      if (a.is_func()) {
+        const HI::Function producer(a.func);
+        callee = producer.name();
+        dims = producer.dimensions();
+      } else if (a.is_image_param() || a.is_buffer()) {
+        callee = a.is_image_param() ? a.image_param.name() : a.buffer.name();
+        whole = inputs_.at(callee).estimate;
+        dims = int(whole.size());
+      } else {
+        continue;  // a scalar
+      }
+      Edge edge;
+      edge.producer = cname(callee);
+      edge.producer_is_input = !a.is_func();
+      edge.consumer = info.name;
+      edge.calls = 1;
+      for (int d = 0; d < dims; ++d) {
+        const Range r = d < int(info.region.size()) ? info.region[d] : whole.empty() ? Range{0, 0} : whole[d];
+        edge.required.push_back(r);
+        AccessDim access;
+        access.affine = false;
+        access.min_offset = r.min;
+        access.max_offset = r.max;
+        edge.footprint.push_back(access);
+      }
+      if (a.is_func()) {
+        unite(required_[callee], edge.required);
+        consumers_of_[edge.producer].insert(info.name);
+        read_by_extern_.insert(callee);
+      }
+      kd_.edges.push_back(edge);
+    }
+    info.stages.push_back(st);
+  }
+
   void describe_func(const HI::Function& f) {
     FuncInfo info;
     info.name = cname(f.name());
@@ -421,11 +473,18 @@ class Describer {
     info.is_output = std::any_of(outputs_.begin(), outputs_.end(),
                                  [&](const HI::Function& o) { return o.same_as(f); });
     info.can_inline = !info.is_output && f.can_be_inlined() && !f.has_update_definition();
-    info.is_input_alias = is_input_alias(f);
+    info.is_input_alias = !f.has_extern_definition() && is_input_alias(f);
+    info.read_by_extern = read_by_extern_.count(f.name()) > 0;
+    if (info.read_by_extern) info.can_inline = false;
     info.vector_width = 1 << 30;
     for (const Halide::Type& t : info.types) {
       info.vector_width = std::min(info.vector_width, target_.natural_vector_size(t));
       info.bytes_per_point += t.bytes();
+    }
+    if (f.has_extern_definition()) {
+      describe_extern(f, info);
+      infos_[info.name] = info;
+      return;
     }
     const int stages = 1 + int(f.updates().size());
     for (int s = 0; s < stages; ++s) {
@@ -522,6 +581,7 @@ class Describer {
   }
 
   std::map<std::string, std::set<std::string>> consumers_of_;
+  std::set<std::string> read_by_extern_;  // Halide names of the Funcs extern stages read
 };
 
 }  // namespace
@@ -601,6 +661,8 @@ void to_json(nlohmann::json& j, const FuncInfo& f) {
                      {"is_output", f.is_output},
                      {"can_inline", f.can_inline},
                      {"is_input_alias", f.is_input_alias},
+                     {"is_extern", f.is_extern},
+                     {"read_by_extern", f.read_by_extern},
                      {"vector_width", f.vector_width},
                      {"bytes_per_point", f.bytes_per_point},
                      {"stages", f.stages},

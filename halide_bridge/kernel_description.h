@@ -102,6 +102,11 @@ struct FuncInfo {
   // Halide 14 miscompiles some schedules of it (nested GuardWithIf splits corrupt memory);
   // schedule a user Func that reads the input instead.
   bool is_input_alias = false;
+  // Defined by define_extern: a C function computes it, over whatever region Halide's
+  // bounds query asks. Computed at the root, its one stage has no loops to schedule, and the
+  // Funcs it reads cannot be inlined (`read_by_extern`).
+  bool is_extern = false;
+  bool read_by_extern = false;
   int vector_width = 1;     // target.natural_vector_size of the widest output type
   int bytes_per_point = 0;  // sum over tuple elements
   std::vector<StageInfo> stages;
@@ -140,7 +145,9 @@ struct KernelDescription {
 };
 
 // Throws BridgeError for what it cannot describe: a missing estimate on an output,
-// input or scalar parameter; an extern stage; a region it cannot bound.
+// input or scalar parameter; a region it cannot bound. An extern stage is assumed to read
+// each Func or buffer it is given over its own region in the dimensions they share (the
+// first ones), and a buffer's estimate otherwise.
 KernelDescription describe_pipeline(const Halide::Pipeline& pipeline, const Halide::Target& target);
 KernelDescription describe_app(const AppInstance& app, const Halide::Target& target);
 

@@ -48,6 +48,13 @@ std::vector<HI::Function> callees_in_order(const HI::Function& f) {
     for (const Halide::Expr& e : d.values()) e.accept(&c);
     if (d.predicate().defined()) d.predicate().accept(&c);
   };
+  if (f.has_extern_definition()) {  // an extern stage calls the Funcs it is handed
+    for (const Halide::ExternFuncArgument& a : f.extern_arguments()) {
+      if (a.is_func() && c.seen.insert(HI::Function(a.func).name()).second) c.callees.push_back(HI::Function(a.func));
+      if (a.is_expr()) a.expr.accept(&c);
+    }
+    return c.callees;
+  }
   visit_def(f.definition());
   for (const HI::Definition& u : f.updates()) visit_def(u);
   return c.callees;

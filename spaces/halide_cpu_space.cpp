@@ -156,7 +156,11 @@ void HalideCpuSpace::add_hosts(const hb::KernelDescription& kd, Layout& out) {
       if (k < f) ordered = false;
       if (k >= 0) readers.insert(k);
     }
-    if (func.is_output || func.is_input_alias || readers.empty() || !ordered) continue;
+    // An extern stage, and what it reads, live at the root: Halide calls an extern stage once
+    // over the region its consumers need, and hands it whole buffers.
+    if (func.is_output || func.is_input_alias || func.is_extern || func.read_by_extern || readers.empty() ||
+        !ordered)
+      continue;
     bool first = true;
     for (int k : readers) {
       std::set<int> through = post_dominators[k];

@@ -210,9 +210,12 @@ class ConvStack : public Generator<ConvStack> {
 
 // A small classification network: a stem convolution, two residual blocks (conv, ReLU,
 // conv, skip add, ReLU), global average pooling and a fully connected layer to ten logits.
+// `blocks=N` stacks N residual blocks instead (13 Funcs each), for measuring how the
+// plugin scales with the size of the pipeline.
 class ResidualNet : public Generator<ResidualNet> {
  public:
-  static constexpr int kInChannels = 3, kFeatures = 16, kSize = 32, kBlocks = 2, kClasses = 10;
+  static constexpr int kInChannels = 3, kFeatures = 16, kSize = 32, kClasses = 10;
+  GeneratorParam<int> blocks{"blocks", 2};
   Input<Buffer<float>> input{"input", 3};                  // (c, x, y)
   Input<Buffer<float>> stem_weights{"stem_weights", 4};    // (co, kx, ky, ci)
   Input<Buffer<float>> stem_bias{"stem_bias", 1};          // (co)
@@ -224,6 +227,7 @@ class ResidualNet : public Generator<ResidualNet> {
 
   void generate() {
     Var c("c"), x("x"), y("y"), kx("kx"), ky("ky"), ci("ci"), k("k");
+    const int kBlocks = blocks;
     Func features = relu(conv3x3(input, kInChannels, kSize, kSize, stem_weights, stem_bias, "stem_conv"), "stem");
     for (int b = 0; b < kBlocks; b++) {
       const std::string block = "block" + std::to_string(b);

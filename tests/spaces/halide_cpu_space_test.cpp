@@ -60,6 +60,73 @@ std::set<std::string> value_labels(const HalideCpuSpace& space, const Candidate&
   return out;
 }
 
+}  // namespace
+
+// An extern stage for ExternStagesAndWhatTheyReadLiveAtTheRoot: out = 2 * in over out's
+// region, and in a bounds query, in's region is out's.
+extern "C" int candor_test_extern_scale(halide_buffer_t* in, halide_buffer_t* out) {
+  if (in->is_bounds_query()) {
+    for (int d = 0; d < out->dimensions; ++d) in->dim[d] = out->dim[d];
+    return 0;
+  }
+  Halide::Runtime::Buffer<float> src(*in), dst(*out);
+  dst.for_each_element([&](int x, int y) { dst(x, y) = 2.0f * src(x, y); });
+  return 0;
+}
+
+namespace {
+
+// A stage computed by C code (define_extern) has nothing to schedule but its place: every
+// candidate computes it and the Func it reads at the root, and the schedules run and match
+// the reference.
+TEST(HalideCpuSpace, ExternStagesAndWhatTheyReadLiveAtTheRoot) {
+  hb::App app;
+  app.name = "test_extern";
+  app.build = [] {
+    using Halide::Func, Halide::Var;
+    hb::AppInstance inst;
+    Halide::ImageParam in(Halide::Float(32), 2, "ext_in");
+    Var x("x"), y("y");
+    Func pre("pre"), scaled("scaled"), out("out");
+    pre(x, y) = in(x, y) + 1.0f;
+    scaled.define_extern("candor_test_extern_scale", {pre}, Halide::Float(32), {x, y});
+    out(x, y) = scaled(x, y) + scaled(x + 1, y) + in(x, y);
+    in.set_estimates({{0, 65}, {0, 32}});
+    out.set_estimates({{0, 64}, {0, 32}});
+    inst.funcs = {{"pre", pre}, {"scaled", scaled}, {"out", out}};
+    inst.outputs = {out};
+    inst.inputs = {in};
+    inst.output_sizes = {{64, 32}};
+    Halide::Buffer<float> data(65, 32);
+    data.for_each_element([&](int xx, int yy) { data(xx, yy) = float((xx * 7 + yy * 3) % 11); });
+    in.set(data);
+    return inst;
+  };
+  const Halide::Target target = hb::host_target();
+  const hb::KernelDescription kd = hb::describe_app(app.build(), target);
+  const hb::FuncInfo& scaled = kd.func("scaled");
+  EXPECT_TRUE(scaled.is_extern);
+  EXPECT_FALSE(scaled.can_inline);
+  ASSERT_EQ(scaled.stages.size(), 1u);
+  EXPECT_TRUE(scaled.stages[0].loops.empty());
+  EXPECT_EQ(scaled.region, (std::vector<hb::Range>{{0, 64}, {0, 31}}));
+  EXPECT_TRUE(kd.func("pre").read_by_extern);
+  EXPECT_FALSE(kd.func("pre").can_inline);
+  EXPECT_EQ(kd.func("pre").region, scaled.region);  // read over the extern's own region
+  HalideCpuSpace space(kd);
+  const hb::Outputs reference = hb::reference_outputs(app, target);
+  std::mt19937_64 rng(3);
+  for (int dive = 0; dive < 3; ++dive) {
+    std::optional<Candidate> c = random_dive(space, rng);
+    ASSERT_TRUE(c);
+    const hb::Schedule schedule = space.to_schedule(*c);
+    for (const char* f : {"pre", "scaled"})
+      EXPECT_EQ(schedule.funcs.at(f).compute.kind, hb::Location::Kind::Root) << f;
+    const hb::EvalResult r = run_once(app, schedule, kd, reference, target);
+    EXPECT_TRUE(r.ok) << "dive " << dive << ": " << r.failed_step << ": " << r.error;
+  }
+}
+
 class HalideCpuSpaceOnApps : public ::testing::TestWithParam<std::string> {};
 
 // The first CANDOR_SPACE_RANDOM_DIVES (default 2) of a fixed seed's random dives per app: a
