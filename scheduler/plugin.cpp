@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -272,6 +273,25 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
     completion_seconds = std::max(budget.seconds, (background ? kCompletionShare : 1.0) * left);
   }
   if (options.verify) budget.keep_top = std::max(budget.keep_top, kCheckedSchedules);
+  std::string outputs;
+  for (const std::string& o : kd.outputs) outputs += (outputs.empty() ? "" : ", ") + o;
+  // Progress from the first second: what is scheduled and for how long; with CANDOR_VERBOSE,
+  // the search's state every few seconds.
+  std::cerr << fmt::format("[candor] {}: {} Funcs described in {:.1f} s; searching ({}) for {}{}\n", outputs,
+                           kd.funcs.size(), std::chrono::duration<double>(Clock::now() - start).count(),
+                           options.search, timed ? fmt::format("{:.1f} s", budget.seconds) : "its node limit",
+                           background ? ", then verifying" : "");
+  if (options.verbose) {
+    auto next_line = std::make_shared<double>(0);
+    budget.progress = [next_line](const SearchStats& stats, double best) {
+      if (stats.seconds < *next_line) return;
+      *next_line = stats.seconds + 2;
+      std::cerr << fmt::format("[candor] search: {:.1f} s, {} nodes expanded, {}\n", stats.seconds, stats.expanded,
+                               best < std::numeric_limits<double>::infinity()
+                                   ? fmt::format("best predicted {:.4f} ms", best * 1e3)
+                                   : std::string("no complete schedule yet"));
+    };
+  }
 
   std::optional<ScheduleOutcome> outcome;
   Pick pick;
@@ -292,8 +312,6 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   const std::string printed = hb::print_schedule(emitted, kd);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::string outputs;
-  for (const std::string& o : kd.outputs) outputs += (outputs.empty() ? "" : ", ") + o;
   std::string summary;
   if (pick.index) {
     const ScheduledCandidate& best = outcome->candidates[*pick.index];
