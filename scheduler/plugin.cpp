@@ -32,6 +32,7 @@
 
 #include "child_checks.h"
 #include "child_process.h"
+#include "groups.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/cpu_features.h"
 #include "halide_bridge/directives.h"
@@ -111,7 +112,19 @@ constexpr double kCheckTimeoutSeconds = 300;
 constexpr double kSearchShare = 2.0 / 3.0;
 constexpr double kCompletionShare = 5.0 / 6.0;
 
+// Pipelines of more Funcs are searched in groups of at most kGroupFuncs (groups.h): a
+// greedy dive over 52 Funcs took 18 s on two cores, over 21 under a second.
+constexpr size_t kWholeSearchFuncs = 24;
+constexpr int kGroupFuncs = 16;
+
 using Clock = std::chrono::steady_clock;
+
+// One of the model's best schedules.
+struct Choice {
+  hb::Schedule schedule;
+  double predicted_seconds = 0;
+  double lower_bound_seconds = 0;
+};
 
 double seconds_until(Clock::time_point deadline) {
   return std::chrono::duration<double>(deadline - Clock::now()).count();
@@ -191,12 +204,13 @@ class BackgroundReference {
 // child process, so a schedule that crashes or hangs costs only its place. No pick when
 // every one failed or the time ran out before a verdict.
 Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target,
-                   BackgroundReference& background, const ScheduleOutcome& outcome, Clock::time_point deadline) {
+                   BackgroundReference& background, const std::vector<hb::Schedule>& schedules,
+                   Clock::time_point deadline) {
   bool out_of_time = false;
   const std::string unready = background.wait(seconds_until(deadline), out_of_time);
   if (out_of_time) return {std::nullopt, "the budget ran out while computing the reference outputs"};
   if (!unready.empty()) return {0, "not verified: the reference schedule did not run on synthetic inputs (" + unready + ")"};
-  const size_t count = std::min(outcome.candidates.size(), size_t(kCheckedSchedules));
+  const size_t count = std::min(schedules.size(), size_t(kCheckedSchedules));
   const hb::App app = hb::pipeline_app(pipeline, kd, background.shapes());
   hb::Outputs reference;
   hb::RunOptions run;
@@ -207,7 +221,7 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
       count, [&] { reference = hb::load_outputs(background.file().string()); },
       [&](size_t i) {
         const hb::EvalResult r =
-            hb::evaluate_schedule(app, outcome.candidates[i].schedule, kd, reference, target, run);
+            hb::evaluate_schedule(app, schedules[i], kd, reference, target, run);
         if (!r.ok) return r.failed_step + ": " + r.error;
         std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference (max error {:g})\n",
                                  i + 1, r.max_abs_error);
@@ -246,7 +260,10 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   }
   hb::KernelDescription kd = hb::describe_pipeline(pipeline, target);
   const models::halide::MachineDescription machine = models::halide::load_or_calibrate(options.machine_path);
-  const KernelScheduler scheduler(kd, machine, options.pins);
+  // Past kWholeSearchFuncs Funcs (and without pins, which name choices of the whole space),
+  // the pipeline is searched in groups.
+  std::optional<KernelScheduler> whole;
+  if (kd.funcs.size() <= kWholeSearchFuncs || !options.pins.empty()) whole.emplace(kd, machine, options.pins);
   std::string not_verified = "not verified (CANDOR_VERIFY=0)";
   std::optional<Halide::Target> checked_target;
   if (options.verify) {
@@ -293,33 +310,53 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
     };
   }
 
-  std::optional<ScheduleOutcome> outcome;
+  // The model's best schedules, best first, and how the search found them.
+  std::vector<Choice> choices;
+  std::string searched;
   Pick pick;
   try {
-    outcome = scheduler.search(options.search, budget, completion_seconds);
+    if (whole) {
+      const ScheduleOutcome outcome = whole->search(options.search, budget, completion_seconds);
+      for (const ScheduledCandidate& c : outcome.candidates)
+        choices.push_back({c.schedule, c.predicted_seconds, c.lower_bound_seconds});
+      std::string how;
+      if (outcome.optimal) how = ", optimal for the model";
+      if (outcome.completed_past_time_limit) how = ", completed by a greedy dive past the search's share of the time";
+      searched = fmt::format("{} in {:.1f} s ({} nodes expanded{})", options.search, outcome.stats.seconds,
+                             outcome.stats.expanded, how);
+    } else {
+      const GroupedOutcome outcome =
+          schedule_in_groups(kd, machine, options.search, budget, completion_seconds, kGroupFuncs);
+      for (const GroupedSchedule& g : outcome.schedules)
+        choices.push_back({g.schedule, g.predicted_seconds, g.lower_bound_seconds});
+      searched = fmt::format("{} in {} groups of at most {} Funcs, {:.1f} s ({} nodes expanded{})", options.search,
+                             outcome.groups, kGroupFuncs, outcome.stats.seconds, outcome.stats.expanded,
+                             outcome.groups_at_reference
+                                 ? fmt::format("; {} found nothing in time and took the reference schedule",
+                                               outcome.groups_at_reference)
+                                 : "");
+    }
   } catch (const std::runtime_error& e) {
     pick.note = e.what();
   }
-  if (outcome) {
-    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, *outcome, deadline)
+  if (!choices.empty()) {
+    std::vector<hb::Schedule> schedules;
+    for (const Choice& c : choices) schedules.push_back(c.schedule);
+    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, schedules, deadline)
                       : Pick{0, not_verified};
   }
 
   // With no pick, the reference schedule: what the picks are checked against, so it needs
   // no check of its own.
-  const hb::Schedule emitted = pick.index ? outcome->candidates[*pick.index].schedule : hb::reference_schedule(kd);
+  const hb::Schedule emitted = pick.index ? choices[*pick.index].schedule : hb::reference_schedule(kd);
   hb::apply_schedule(emitted, kd, pipeline.outputs());
   const std::string printed = hb::print_schedule(emitted, kd);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::string summary;
   if (pick.index) {
-    const ScheduledCandidate& best = outcome->candidates[*pick.index];
-    std::string how;
-    if (outcome->optimal) how = ", optimal for the model";
-    if (outcome->completed_past_time_limit) how = ", completed by a greedy dive past the search's share of the time";
-    summary = fmt::format("{} in {:.1f} s ({} nodes expanded{}): predicted {:.4f} ms, lower bound {:.4f} ms; {}",
-                          options.search, outcome->stats.seconds, outcome->stats.expanded, how,
+    const Choice& best = choices[*pick.index];
+    summary = fmt::format("{}: predicted {:.4f} ms, lower bound {:.4f} ms; {}", searched,
                           best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3, pick.note);
   } else {
     summary = "the reference schedule (every Func at the root, outer loops parallel)";
