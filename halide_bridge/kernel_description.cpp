@@ -371,7 +371,8 @@ class Describer {
         }
         throw BridgeError("cannot bound the region of '" + callee + "' read by " + consumer +
                           " in dimension " + std::to_string(d) +
-                          " (data-dependent or unclamped access)");
+                          " (a data-dependent or unclamped index; Halide's bounds inference cannot bound it "
+                          "either: clamp the index)");
       }
       r.push_back(Range{*mn, *mx});
     }

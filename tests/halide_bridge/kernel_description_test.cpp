@@ -306,6 +306,26 @@ TEST(KernelDescription, MissingInputEstimateIsAClearError) {
   }
 }
 
+// A Func read at an index nothing bounds (an int32 read from an input, unclamped) cannot be
+// compiled by Halide either: the error says which read and what to do.
+TEST(KernelDescription, UnboundedReadIsAClearError) {
+  Halide::ImageParam in(Halide::Int(32), 1, "in");
+  in.set_estimates({{0, 100}});
+  Halide::Var x("x");
+  Halide::Func table("table"), out("out");
+  table(x) = x * 2;
+  out(x) = table(in(x));
+  out.set_estimates({{0, 100}});
+  try {
+    describe_pipeline(Halide::Pipeline(out), kHost);
+    FAIL() << "expected BridgeError";
+  } catch (const BridgeError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("cannot bound the region of 'table' read by out in dimension 0"), std::string::npos) << m;
+    EXPECT_NE(m.find("clamp the index"), std::string::npos) << m;
+  }
+}
+
 // An extern stage has nothing to schedule but its place: one stage without loops. It is
 // assumed to read the buffers it is handed over its own region where it has the dimension,
 // over their estimate beyond.
