@@ -7,7 +7,7 @@
 set -u
 run="$1"
 pins="$(cat "$2")"
-export CANDOR_PINS="$pins" CANDOR_BUDGET=time=10s
+export CANDOR_PINS="$pins" CANDOR_BUDGET=time=20s
 
 unchecked="$(CANDOR_VERIFY=0 "$run" random:97 2>&1)"
 echo "$unchecked"
