@@ -102,6 +102,27 @@ TEST(Schedule, SchedulesApplyToFreshInstancesDespiteHalideRenaming) {
   EXPECT_NO_THROW(apply_schedule(s, kd, second.outputs));
 }
 
+// A zero-dimensional Func (a total) has a stage without loops: the reference schedule
+// computes it at the root, and the pipeline compiles and runs.
+TEST(Schedule, AFuncWithoutLoopsIsScheduledAtTheRoot) {
+  Halide::ImageParam in(Halide::Float(32), 1, "zd_in");
+  in.set_estimates({{0, 64}});
+  Halide::Var x("x");
+  Halide::RDom r(0, 64);
+  Halide::Func total("zd_total"), out("zd_out");
+  total() = 0.0f;
+  total() += in(r);
+  out(x) = in(x) / total();
+  out.set_estimates({{0, 64}});
+  const KernelDescription kd = describe_pipeline(Halide::Pipeline(out), host_target());
+  EXPECT_TRUE(kd.func("zd_total").stages.at(0).loops.empty());
+  const Schedule s = reference_schedule(kd);
+  EXPECT_EQ(s.funcs.at("zd_total").compute.kind, Location::Kind::Root);
+  std::vector<Halide::Func> outputs = {out};
+  EXPECT_NO_THROW(apply_schedule(s, kd, outputs));
+  EXPECT_FALSE(print_schedule(s, kd).empty());
+}
+
 // The CPU space unrolls a band of a few vectors: the outer loop of a split of a split's inner
 // loop. That loop has a constant extent; the outer loop of a split of the whole image has not.
 TEST(Validate, OuterLoopsOfSplitsOfConstantLoopsHaveConstantExtents) {
