@@ -129,8 +129,8 @@ InputShapes query_shapes(const std::vector<HI::Function>& originals, const Kerne
   }
   InputShapes shapes;
   for (auto& [name, p] : params.buffers) {
-    auto in = std::find_if(kd.inputs.begin(), kd.inputs.end(), [&](const InputInfo& i) { return i.name == name; });
-    if (in == kd.inputs.end()) throw BridgeError("input '" + name + "' is not in the kernel description");
+    const InputInfo* in = kd.find_input(name);
+    if (!in) throw BridgeError("input '" + name + "' is not in the kernel description");
     std::vector<Range> shape = in->shape();
     const Halide::Buffer<> queried = p.buffer();
     for (int d = 0; queried.defined() && d < queried.dimensions() && d < int(shape.size()); ++d) {
@@ -193,11 +193,10 @@ App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, 
     PipelineParameters params = pipeline_parameters(inst.outputs);
     uint64_t input_seed = seed;
     for (auto& [name, p] : params.buffers) {
-      auto it = std::find_if(kd.inputs.begin(), kd.inputs.end(), [&](const InputInfo& in) { return in.name == name; });
+      const InputInfo* in = kd.find_input(name);
       auto shape = (*shapes)->find(name);
-      if (it == kd.inputs.end() || shape == (*shapes)->end())
-        throw BridgeError("input '" + name + "' is not in the kernel description");
-      p.set_buffer(synthetic_input(*it, shape->second, input_seed++));
+      if (!in || shape == (*shapes)->end()) throw BridgeError("input '" + name + "' is not in the kernel description");
+      p.set_buffer(synthetic_input(*in, shape->second, input_seed++));
     }
     for (auto& [name, p] : params.scalars) set_to_estimate(p);
     return inst;

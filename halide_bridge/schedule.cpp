@@ -79,12 +79,14 @@ Schedule root_schedule(const KernelDescription& kd) {
 }
 
 Schedule reference_schedule(const KernelDescription& kd, int64_t max_buffer_bytes) {
-  Schedule s;
+  Schedule s = root_schedule(kd);
   for (const FuncInfo& f : kd.funcs) {
     const double bytes = double(f.points()) * f.bytes_per_point;
-    if (f.is_input_alias || (f.can_inline && bytes > double(max_buffer_bytes))) continue;
+    if (f.is_input_alias || (f.can_inline && bytes > double(max_buffer_bytes))) {
+      s.funcs.erase(f.name);  // inline
+      continue;
+    }
     FuncSchedule& fs = s.funcs[f.name];
-    fs.compute = Location::root();
     fs.stages.resize(f.stages.size());
     for (const StageInfo& st : f.stages) {
       // Halide's default order is innermost first: the outermost loop is the last.

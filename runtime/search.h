@@ -52,6 +52,16 @@ struct SearchStats {
   double seconds = 0;
   // (seconds since start, best cost) each time the best cost improved.
   std::vector<std::pair<double, double>> best_over_time;
+
+  // Adds another run's counts and seconds (a search made of several runs).
+  void add_counts(const SearchStats& other) {
+    created += other.created;
+    expanded += other.expanded;
+    failed += other.failed;
+    pruned_by_bound += other.pruned_by_bound;
+    complete += other.complete;
+    seconds += other.seconds;
+  }
 };
 
 struct SearchResult {

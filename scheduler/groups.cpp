@@ -86,15 +86,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-void add_stats(SearchStats& into, const SearchStats& s) {
-  into.created += s.created;
-  into.expanded += s.expanded;
-  into.failed += s.failed;
-  into.pruned_by_bound += s.pruned_by_bound;
-  into.complete += s.complete;
-  into.seconds += s.seconds;
-}
-
 }  // namespace
 
 GroupedOutcome schedule_in_groups(const hb::KernelDescription& kd, const models::halide::MachineDescription& machine,
@@ -104,7 +95,7 @@ GroupedOutcome schedule_in_groups(const hb::KernelDescription& kd, const models:
   const std::vector<std::vector<int>> groups = func_groups(kd, max_funcs);
   GroupedOutcome out;
   out.groups = static_cast<int>(groups.size());
-  std::vector<std::vector<GroupedSchedule>> per_group;
+  std::vector<std::vector<PricedSchedule>> per_group;
   const bool timed = budget.seconds < std::numeric_limits<double>::infinity();
   for (size_t i = 0; i < groups.size(); ++i) {
     const double groups_left = static_cast<double>(groups.size() - i);
@@ -116,11 +107,11 @@ GroupedOutcome schedule_in_groups(const hb::KernelDescription& kd, const models:
       hard = std::max(share.seconds, (hard_seconds - seconds_since(start)) / groups_left);
     }
     if (budget.max_expanded >= 0) share.max_expanded = std::max<int64_t>(1, budget.max_expanded / out.groups);
-    std::vector<GroupedSchedule> found;
+    std::vector<PricedSchedule> found;
     try {
       const KernelScheduler scheduler(sub, machine, {});
       const ScheduleOutcome o = scheduler.search(engine, share, hard);
-      add_stats(out.stats, o.stats);
+      out.stats.add_counts(o.stats);
       for (const ScheduledCandidate& c : o.candidates)
         found.push_back({c.schedule, c.predicted_seconds, c.lower_bound_seconds});
     } catch (const std::runtime_error&) {
@@ -133,15 +124,15 @@ GroupedOutcome schedule_in_groups(const hb::KernelDescription& kd, const models:
   for (const auto& found : per_group) joined = std::max(joined, found.size());
   joined = std::min(joined, static_cast<size_t>(std::max(1, budget.keep_top)));
   for (size_t k = 0; k < joined; ++k) {
-    GroupedSchedule all;
+    PricedSchedule all;
     for (const auto& found : per_group) {
-      const GroupedSchedule& part = found[std::min(k, found.size() - 1)];
+      const PricedSchedule& part = found[std::min(k, found.size() - 1)];
       for (const auto& [name, fs] : part.schedule.funcs) all.schedule.funcs[name] = fs;
       all.predicted_seconds += part.predicted_seconds;
       all.lower_bound_seconds += part.lower_bound_seconds;
     }
     if (std::none_of(out.schedules.begin(), out.schedules.end(),
-                     [&](const GroupedSchedule& s) { return s.schedule == all.schedule; }))
+                     [&](const PricedSchedule& s) { return s.schedule == all.schedule; }))
       out.schedules.push_back(std::move(all));
   }
   return out;

@@ -12,6 +12,7 @@
 #include "halide_bridge/kernel_description.h"
 #include "halide_bridge/schedule.h"
 #include "models/halide/machine.h"
+#include "scheduler.h"
 #include "search.h"
 
 namespace candor::scheduler {
@@ -27,16 +28,11 @@ std::vector<std::vector<int>> func_groups(const halide_bridge::KernelDescription
 halide_bridge::KernelDescription group_kernel(const halide_bridge::KernelDescription& kd,
                                               const std::vector<int>& group);
 
-struct GroupedSchedule {
-  halide_bridge::Schedule schedule;
-  double predicted_seconds = 0;    // the sum of the groups' predictions
-  double lower_bound_seconds = 0;  // the sum of the groups' bounds
-};
-
 struct GroupedOutcome {
   // Joined schedules, best first: the k-th joins each group's k-th best (its last where it
-  // has fewer), at most Budget::keep_top.
-  std::vector<GroupedSchedule> schedules;
+  // has fewer), at most Budget::keep_top; their prediction and bound are the sums of the
+  // groups'.
+  std::vector<PricedSchedule> schedules;
   int groups = 0;
   int groups_at_reference = 0;  // groups whose search found nothing in time: reference_schedule
   SearchStats stats;            // summed over the groups

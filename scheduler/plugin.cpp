@@ -119,13 +119,6 @@ constexpr int kGroupFuncs = 16;
 
 using Clock = std::chrono::steady_clock;
 
-// One of the model's best schedules.
-struct Choice {
-  hb::Schedule schedule;
-  double predicted_seconds = 0;
-  double lower_bound_seconds = 0;
-};
-
 double seconds_until(Clock::time_point deadline) {
   return std::chrono::duration<double>(deadline - Clock::now()).count();
 }
@@ -204,7 +197,7 @@ class BackgroundReference {
 // child process, so a schedule that crashes or hangs costs only its place. No pick when
 // every one failed or the time ran out before a verdict.
 Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target,
-                   BackgroundReference& background, const std::vector<hb::Schedule>& schedules,
+                   BackgroundReference& background, const std::vector<PricedSchedule>& schedules,
                    Clock::time_point deadline) {
   bool out_of_time = false;
   const std::string unready = background.wait(seconds_until(deadline), out_of_time);
@@ -221,7 +214,7 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
       count, [&] { reference = hb::load_outputs(background.file().string()); },
       [&](size_t i) {
         const hb::EvalResult r =
-            hb::evaluate_schedule(app, schedules[i], kd, reference, target, run);
+            hb::evaluate_schedule(app, schedules[i].schedule, kd, reference, target, run);
         if (!r.ok) return r.failed_step + ": " + r.error;
         std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference (max error {:g})\n",
                                  i + 1, r.max_abs_error);
@@ -311,7 +304,7 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   }
 
   // The model's best schedules, best first, and how the search found them.
-  std::vector<Choice> choices;
+  std::vector<PricedSchedule> choices;
   std::string searched;
   Pick pick;
   try {
@@ -327,8 +320,7 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
     } else {
       const GroupedOutcome outcome =
           schedule_in_groups(kd, machine, options.search, budget, completion_seconds, kGroupFuncs);
-      for (const GroupedSchedule& g : outcome.schedules)
-        choices.push_back({g.schedule, g.predicted_seconds, g.lower_bound_seconds});
+      choices = outcome.schedules;
       searched = fmt::format("{} in {} groups of at most {} Funcs, {:.1f} s ({} nodes expanded{})", options.search,
                              outcome.groups, kGroupFuncs, outcome.stats.seconds, outcome.stats.expanded,
                              outcome.groups_at_reference
@@ -340,9 +332,7 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
     pick.note = e.what();
   }
   if (!choices.empty()) {
-    std::vector<hb::Schedule> schedules;
-    for (const Choice& c : choices) schedules.push_back(c.schedule);
-    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, schedules, deadline)
+    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, choices, deadline)
                       : Pick{0, not_verified};
   }
 
@@ -355,7 +345,7 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::string summary;
   if (pick.index) {
-    const Choice& best = choices[*pick.index];
+    const PricedSchedule& best = choices[*pick.index];
     summary = fmt::format("{}: predicted {:.4f} ms, lower bound {:.4f} ms; {}", searched,
                           best.predicted_seconds * 1e3, best.lower_bound_seconds * 1e3, pick.note);
   } else {

@@ -91,13 +91,8 @@ ScheduleOutcome KernelScheduler::search(const std::string& engine, const Budget&
     if (budget.max_expanded >= 0) past_time.max_expanded = budget.max_expanded - result.stats.expanded;
     const SearchStats engine_stats = result.stats;
     result = make_search("greedy")->run(space_, root_, objective_, brancher, past_time);
-    result.stats.created += engine_stats.created;
-    result.stats.expanded += engine_stats.expanded;
-    result.stats.failed += engine_stats.failed;
-    result.stats.pruned_by_bound += engine_stats.pruned_by_bound;
-    result.stats.complete += engine_stats.complete;
     for (auto& [seconds, cost] : result.stats.best_over_time) seconds += engine_stats.seconds;
-    result.stats.seconds += engine_stats.seconds;
+    result.stats.add_counts(engine_stats);
     out.completed_past_time_limit = true;
   }
   if (!result.best) {

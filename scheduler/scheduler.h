@@ -25,6 +25,14 @@ struct ScheduleRequest {
   std::vector<std::pair<std::string, std::string>> pins;
 };
 
+// A schedule and what the cost model and the bound say of it: what the plugin checks and
+// emits, whether one search or several (groups.h) made it.
+struct PricedSchedule {
+  halide_bridge::Schedule schedule;
+  double predicted_seconds = 0;
+  double lower_bound_seconds = 0;
+};
+
 struct ScheduledCandidate {
   Candidate decisions;  // in the space of the KernelScheduler that made it
   halide_bridge::Schedule schedule;

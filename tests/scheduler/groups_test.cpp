@@ -75,7 +75,7 @@ TEST(Groups, TheJoinedScheduleIsValidAndMatchesTheReference) {
   hb::RunOptions once;
   once.warmup_runs = 0;
   once.timed_runs = 1;
-  for (const GroupedSchedule& s : outcome.schedules) {
+  for (const PricedSchedule& s : outcome.schedules) {
     EXPECT_TRUE(hb::schedule_problems(s.schedule, kd, target).empty());
     const hb::EvalResult r = hb::evaluate_schedule(*app, s.schedule, kd, reference, target, once);
     EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
