@@ -8,20 +8,17 @@
 
 #include "dsl/driver.h"
 #include "dsl/sema.h"
+#include "support/files.h"
 
 namespace candor::dsl {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
+std::optional<std::string> read_file(const std::string& path, std::string& error) {
+  std::optional<std::string> text = support::read_regular_file(path, kMaxSpecBytes, error);
+  // The reason without the path, which the caller's message names.
+  if (!text && error.rfind(path + ": ", 0) == 0) error.erase(0, path.size() + 2);
+  return text;
 }
 
 std::optional<ast::File> parse_file(const std::string& text, const std::string& filename,
@@ -117,10 +114,12 @@ class IncludeExpander {
       error(inc.loc, "includes nested too deeply");
       return;
     }
-    std::optional<std::string> text = reader_(path);
+    std::string why;
+    std::optional<std::string> text = reader_(path, why);
     if (!text) {
       std::string message = "cannot open included file '" + inc.path + "'";
       if (path != inc.path) message += " (looked for '" + path + "')";
+      if (!why.empty()) message += ": " + why;
       error(inc.loc, message);
       return;
     }
@@ -179,9 +178,10 @@ std::optional<CheckedSpace> load_space_from_string(const std::string& text,
 }
 
 std::optional<CheckedSpace> load_space(const std::string& path, DiagnosticSink& sink) {
-  std::optional<std::string> text = read_file(path);
+  std::string why;
+  std::optional<std::string> text = read_file(path, why);
   if (!text) {
-    sink.error(Location{path, 0, 0}, "cannot open file '" + path + "'");
+    sink.error(Location{path, 0, 0}, "cannot open file '" + path + "': " + why);
     return std::nullopt;
   }
   return load_space_from_string(*text, path, sink, read_file);

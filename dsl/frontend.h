@@ -13,11 +13,16 @@
 
 namespace candor::dsl {
 
-// Returns the contents of the file at `path`, or nullopt when it cannot be read.
-using SourceReader = std::function<std::optional<std::string>(const std::string& path)>;
+// Returns the contents of the file at `path`, or nullopt with `error` saying why not.
+using SourceReader =
+    std::function<std::optional<std::string>(const std::string& path, std::string& error)>;
 
-// Reads a file from disk.
-std::optional<std::string> read_file(const std::string& path);
+// The largest spec file read (a spec is written by hand; this bounds what a mistaken
+// include of a device or a data file costs).
+constexpr std::size_t kMaxSpecBytes = std::size_t(1) << 22;
+
+// Reads a spec file from disk: a regular file of at most kMaxSpecBytes.
+std::optional<std::string> read_file(const std::string& path, std::string& error);
 
 // Loads, parses and checks the space in the file `path`. Included files are resolved
 // relative to the including file; an include inserts the file's declarations at that point,

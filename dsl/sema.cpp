@@ -28,7 +28,28 @@ bool is_usable_cpp_identifier(const std::string& name) {
   return true;
 }
 
+const char* generated_code_use(const std::string& name) {
+  static const std::map<std::string, const char*> uses = {
+      {"std", "the namespace of the standard library"},
+      {"candor", "the namespace of the runtime"},
+      {"spaces", "the namespace of the generated spaces"},
+      {"Input", "the generated input struct"},
+      {"ChoiceRef", "the generated choice reference"},
+      {"GeneratedSpace", "the generated space class"},
+      {"size_t", "a standard type"},     {"int8_t", "a standard type"},
+      {"int16_t", "a standard type"},    {"int32_t", "a standard type"},
+      {"int64_t", "a standard type"},    {"uint8_t", "a standard type"},
+      {"uint16_t", "a standard type"},   {"uint32_t", "a standard type"},
+      {"uint64_t", "a standard type"},   {"kCount", "the value count of each enum"}};
+  auto it = uses.find(name);
+  return it == uses.end() ? nullptr : it->second;
+}
+
 namespace {
+
+// How many formals a declaration and how many variables a constraint may have: each is a
+// level of the loop nests that the generated code runs over their bindings.
+constexpr std::size_t kMaxFormals = 16;
 
 enum class SymKind { Set, Fact, Param, Universe, Enum, Choice, Counter };
 
@@ -137,6 +158,7 @@ class Checker {
     for (const ast::Decl& decl : space.decls) {
       std::visit([&](const auto& d) { check(decl, d); }, decl.body);
     }
+    check_input_members();
     if (errors_ > 0) return std::nullopt;
     return std::move(out_);
   }
@@ -165,9 +187,41 @@ class Checker {
   }
 
   bool usable_name(const ast::Ident& id, const std::string& what) {
-    if (is_usable_cpp_identifier(id.name)) return true;
-    error(id.loc, quote(id.name) + " cannot name " + what +
-                      ": it is a C++ keyword or a reserved identifier");
+    if (!is_usable_cpp_identifier(id.name)) {
+      error(id.loc, quote(id.name) + " cannot name " + what +
+                        ": it is a C++ keyword or a reserved identifier");
+      return false;
+    }
+    if (const char* use = generated_code_use(id.name)) {
+      error(id.loc, quote(id.name) + " cannot name " + what + ": the generated code uses it (" +
+                        use + ")");
+      return false;
+    }
+    return true;
+  }
+
+  // A set S fills Input::S_count and Input::S_names, which facts, params and parameterised
+  // sets (Input members named as declared) must not shadow.
+  void check_input_members() {
+    for (const auto& [name, symbol] : globals_) {
+      if (symbol.kind != SymKind::Fact && symbol.kind != SymKind::Param && symbol.kind != SymKind::Set)
+        continue;
+      for (const char* suffix : {"_count", "_names"}) {
+        const std::string tail(suffix);
+        if (name.size() <= tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0)
+          continue;
+        const Symbol* set = lookup(name.substr(0, name.size() - tail.size()));
+        if (set != nullptr && set->kind == SymKind::Set)
+          error(symbol.loc, quote(name) + " collides with the generated input member of set " +
+                                quote(name.substr(0, name.size() - tail.size())));
+      }
+    }
+  }
+
+  bool check_formal_count(const Location& loc, std::size_t count, const std::string& owner) {
+    if (count <= kMaxFormals) return true;
+    error(loc, owner + " has " + std::to_string(count) + " formals; at most " +
+                   std::to_string(kMaxFormals) + " are supported");
     return false;
   }
 
@@ -204,13 +258,13 @@ class Checker {
 
   std::vector<Formal> formals(const std::vector<ast::Formal>& in, const std::string& owner) {
     std::vector<Formal> result;
+    if (!in.empty() && !check_formal_count(in[kMaxFormals < in.size() ? kMaxFormals : 0].name.loc,
+                                           in.size(), owner))
+      return result;
+    std::set<std::string> seen;
     for (std::size_t i = 0; i < in.size(); ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (in[j].name.name == in[i].name.name) {
-          error(in[i].name.loc, "duplicate formal " + quote(in[i].name.name) + " of " + owner);
-          break;
-        }
-      }
+      if (!seen.insert(in[i].name.name).second)
+        error(in[i].name.loc, "duplicate formal " + quote(in[i].name.name) + " of " + owner);
       result.push_back(Formal{in[i].name.name, base_set(in[i].set)});
     }
     return result;
@@ -417,6 +471,7 @@ class Checker {
     int errors_before = errors_;
 
     Scope scope;
+    if (too_many_variables(d.iteration, "a counter")) return;
     for (std::size_t i = 0; i < c.formals.size(); ++i)
       bind_var(scope, d.formals[i].name, c.formals[i].set);
     std::vector<Quantifier> iteration = quantifiers(d.iteration, scope);
@@ -493,6 +548,7 @@ class Checker {
 
   void check(const ast::Decl&, const ast::RequireDecl& d) {
     int errors_before = errors_;
+    if (too_many_variables(d.quants, "a constraint")) return;
     Scope scope;
     std::vector<Quantifier> vars = quantifiers(d.quants, scope);
 
@@ -589,6 +645,23 @@ class Checker {
       sink_.note(s->loc, quote(id.name) + " is declared here");
     }
     scope.vars.push_back(Var{id.name, id.loc, set, false});
+  }
+
+  bool too_many_variables(const std::vector<ast::QuantGroup>& groups, const std::string& what) {
+    std::size_t count = 0;
+    for (const ast::QuantGroup& g : groups) {
+      for (const ast::Ident& name : g.names) {
+        if (++count == kMaxFormals + 1) {
+          std::size_t total = 0;
+          for (const ast::QuantGroup& h : groups) total += h.names.size();
+          error(name.loc, what + " quantifies over " + std::to_string(total) +
+                              " variables; at most " + std::to_string(kMaxFormals) +
+                              " are supported");
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   std::vector<Quantifier> quantifiers(const std::vector<ast::QuantGroup>& groups, Scope& scope) {
@@ -813,6 +886,18 @@ class Checker {
     low.shape = Lowered::Shape::Any;
     low.lits.push_back(std::move(l));
     return low;
+  }
+
+  static bool holds(int64_t a, CompareOp op, int64_t b) {
+    switch (op) {
+      case CompareOp::Eq: return a == b;
+      case CompareOp::Ne: return a != b;
+      case CompareOp::Lt: return a < b;
+      case CompareOp::Le: return a <= b;
+      case CompareOp::Gt: return a > b;
+      case CompareOp::Ge: return a >= b;
+    }
+    return false;
   }
 
   static Lowered single(Literal l) {
@@ -1057,7 +1142,13 @@ class Checker {
       l.rhs_args = rhs->args;
       return single(std::move(l));
     }
-    // Both static.
+    // Both static. Two integers decide the literal here; a param's value comes with the input.
+    if (lhs->expr.is_constant && rhs->expr.is_constant) {
+      Lowered low;
+      low.shape = holds(lhs->expr.constant, op, rhs->expr.constant) ? Lowered::Shape::True
+                                                                      : Lowered::Shape::False;
+      return low;
+    }
     Literal l;
     l.kind = Literal::Kind::StaticCompare;
     l.loc = lit.loc;

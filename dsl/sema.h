@@ -17,4 +17,8 @@ std::optional<CheckedSpace> check_space(const ast::Space& space, DiagnosticSink&
 // Whether `name` may name a generated C++ entity (not a C++ keyword, not reserved).
 bool is_usable_cpp_identifier(const std::string& name);
 
+// What the generated code uses `name` for (a namespace, a type, a member every enum has),
+// so that a spec may not declare it; nullptr when the name is free.
+const char* generated_code_use(const std::string& name);
+
 }  // namespace candor::dsl

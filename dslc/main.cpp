@@ -6,36 +6,20 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cpp_backend.h"
 #include "dsl/diagnostics.h"
 #include "dsl/frontend.h"
+#include "support/files.h"
 
 namespace {
 
-// Writes `content` to `path` unless the file already holds exactly that, so that the build
-// does not recompile dependents of an unchanged space.
-bool write_if_changed(const std::string& path, const std::string& content) {
-  std::ifstream existing(path, std::ios::binary);
-  if (existing) {
-    std::ostringstream old;
-    old << existing.rdbuf();
-    if (old.str() == content) return true;
-  }
-  std::filesystem::path target(path);
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out) return false;
-    out << content;
-    if (!out.flush()) return false;
-  }
-  std::filesystem::rename(temporary, path);
-  return true;
+bool write_output(const std::string& path, const std::string& content) {
+  std::string error;
+  if (candor::support::write_file_if_changed(path, content, error)) return true;
+  std::cerr << "dslc: error: " << error << "\n";
+  return false;
 }
 
 }  // namespace
@@ -56,6 +40,14 @@ int main(int argc, char** argv) {
     std::cerr << "dslc: error: --header and --source go together\n";
     return 1;
   }
+  for (const auto& [a, b] : {std::pair(&header, &source), std::pair(&header, &depfile),
+                             std::pair(&source, &depfile)}) {
+    if (!a->empty() && !b->empty() && candor::support::same_file(*a, *b)) {
+      std::cerr << "dslc: error: " << *a << " and " << *b
+                << " are the same file; each output needs its own path\n";
+      return 1;
+    }
+  }
 
   candor::dsl::DiagnosticSink sink(&std::cerr);
   std::optional<candor::dsl::CheckedSpace> space = candor::dsl::load_space(spec, sink);
@@ -69,17 +61,12 @@ int main(int argc, char** argv) {
     for (const auto& error : errors) sink.error(error.loc, error.message);
     return 1;
   }
-  if (!write_if_changed(header, code.header) || !write_if_changed(source, code.source)) {
-    std::cerr << "dslc: error: cannot write " << header << " or " << source << "\n";
-    return 1;
-  }
+  if (!write_output(header, code.header) || !write_output(source, code.source)) return 1;
   if (!depfile.empty()) {
     std::string deps = header + " " + source + ":";
-    for (const auto& file : space->files) deps += " " + std::filesystem::absolute(file).string();
-    if (!write_if_changed(depfile, deps + "\n")) {
-      std::cerr << "dslc: error: cannot write " << depfile << "\n";
-      return 1;
-    }
+    std::error_code ec;
+    for (const auto& file : space->files) deps += " " + std::filesystem::absolute(file, ec).string();
+    if (!write_output(depfile, deps + "\n")) return 1;
   }
   return 0;
 }

@@ -18,7 +18,7 @@ using Files = std::map<std::string, std::string>;
 // Loads `text` as main.space; includes are read from `files` (paths as resolved).
 std::optional<CheckedSpace> load(const std::string& text, DiagnosticSink& sink,
                                  const Files& files = {}) {
-  SourceReader reader = [&files](const std::string& path) -> std::optional<std::string> {
+  SourceReader reader = [&files](const std::string& path, std::string&) -> std::optional<std::string> {
     auto it = files.find(path);
     if (it == files.end()) return std::nullopt;
     return it->second;
