@@ -1,6 +1,7 @@
 #include "basic_block.h"
 
 #include <algorithm>
+#include <limits>
 #include <climits>
 #include <fstream>
 #include <functional>
@@ -200,24 +201,24 @@ bool is_valid_order(const BasicBlock& block, const std::vector<int>& order) {
   return true;
 }
 
-std::vector<int> issue_times(const BasicBlock& block, const std::vector<int>& order) {
+std::vector<Cycles> issue_times(const BasicBlock& block, const std::vector<int>& order) {
   if (!is_valid_order(block, order)) {
     throw std::invalid_argument("not a valid issue order of the basic block");
   }
-  std::vector<int> issue(block.size(), 0);
-  int previous = -1;
+  std::vector<Cycles> issue(block.size(), 0);
+  Cycles previous = -1;
   for (int i : order) {
-    int t = previous + 1;
-    for (int d : block.deps[i]) t = std::max(t, issue[d] + block.latency[d]);
+    Cycles t = previous + 1;
+    for (int d : block.deps[i]) t = std::max(t, issue[d] + Cycles(block.latency[d]));
     issue[i] = t;
     previous = t;
   }
   return issue;
 }
 
-int makespan(const BasicBlock& block, const std::vector<int>& order) {
-  std::vector<int> issue = issue_times(block, order);
-  int span = 0;
+Cycles makespan(const BasicBlock& block, const std::vector<int>& order) {
+  std::vector<Cycles> issue = issue_times(block, order);
+  Cycles span = 0;
   for (int i = 0; i < block.size(); ++i) span = std::max(span, issue[i] + block.latency[i]);
   return span;
 }
@@ -232,19 +233,19 @@ PartialOrder PartialOrder::from_total(const std::vector<int>& order) {
 
 // --- heuristics -------------------------------------------------------------------------
 
-std::vector<int> critical_path_priority(const BasicBlock& block) {
+std::vector<Cycles> critical_path_priority(const BasicBlock& block) {
   const int n = block.size();
-  std::vector<int> priority(block.latency);
+  std::vector<Cycles> priority(block.latency.begin(), block.latency.end());
   // Dependencies point to earlier instructions, so a reverse scan sees every successor first.
   for (int i = n - 1; i >= 0; --i) {
-    for (int d : block.deps[i]) priority[d] = std::max(priority[d], block.latency[d] + priority[i]);
+    for (int d : block.deps[i]) priority[d] = std::max(priority[d], Cycles(block.latency[d]) + priority[i]);
   }
   return priority;
 }
 
 std::vector<int> list_schedule(const BasicBlock& block, const PartialOrder* constraints) {
   const int n = block.size();
-  std::vector<int> priority = critical_path_priority(block);
+  std::vector<Cycles> priority = critical_path_priority(block);
   std::vector<int> waiting(n, 0);  // predecessors not yet issued
   std::vector<std::vector<int>> successors(n);
   auto add_edge = [&](int a, int b) {
@@ -261,17 +262,18 @@ std::vector<int> list_schedule(const BasicBlock& block, const PartialOrder* cons
       }
     }
   }
-  std::vector<int> issue(n, -1), order;
-  std::vector<int> ready;
+  std::vector<Cycles> issue(n, -1);
+  std::vector<int> order, ready;
   for (int i = 0; i < n; ++i) {
     if (waiting[i] == 0) ready.push_back(i);
   }
-  int previous = -1;
+  Cycles previous = -1;
   while (!ready.empty()) {
-    int pick = -1, pick_time = 0;
+    int pick = -1;
+    Cycles pick_time = 0;
     for (int i : ready) {
-      int t = previous + 1;
-      for (int d : block.deps[i]) t = std::max(t, issue[d] + block.latency[d]);
+      Cycles t = previous + 1;
+      for (int d : block.deps[i]) t = std::max(t, issue[d] + Cycles(block.latency[d]));
       if (pick < 0 || t < pick_time || (t == pick_time && priority[i] > priority[pick]) ||
           (t == pick_time && priority[i] == priority[pick] && i < pick)) {
         pick = i;
@@ -292,7 +294,7 @@ std::vector<int> list_schedule(const BasicBlock& block, const PartialOrder* cons
 
 // --- lower bound ------------------------------------------------------------------------
 
-int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail* detail) {
+Cycles lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail* detail) {
   const int n = block.size();
   // Edge weights of the precedence graph (0: no edge).
   std::vector<int> weight(static_cast<size_t>(n) * n, 0);
@@ -327,7 +329,7 @@ int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail*
   auto bit = [](std::vector<uint64_t>& set, int words_, int row, int i) {
     set[static_cast<size_t>(row) * words_ + i / 64] |= uint64_t{1} << (i % 64);
   };
-  std::vector<int> head(n, 0), tail(n, 0), scratch;
+  std::vector<Cycles> head(n, 0), tail(n, 0), scratch;
 
   // Heads, in topological order, with the ancestors' release-time chain.
   std::vector<uint64_t> ancestors(static_cast<size_t>(n) * words, 0);
@@ -335,7 +337,7 @@ int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail*
     for (int a = 0; a < n; ++a) {
       int w = weight[a * n + b];
       if (w == 0) continue;
-      head[b] = std::max(head[b], head[a] + w);
+      head[b] = std::max(head[b], head[a] + Cycles(w));
       for (int k = 0; k < words; ++k) ancestors[b * words + k] |= ancestors[a * words + k];
       bit(ancestors, words, b, a);
     }
@@ -347,8 +349,8 @@ int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail*
     }
     if (!scratch.empty()) {
       std::sort(scratch.begin(), scratch.end());
-      int t = INT_MIN / 2;
-      for (int release : scratch) t = std::max(release, t + 1);
+      Cycles t = std::numeric_limits<Cycles>::min() / 2;
+      for (Cycles release : scratch) t = std::max(release, t + 1);
       head[b] = std::max(head[b], t + 1);
     }
   }
@@ -360,7 +362,7 @@ int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail*
     for (int b = 0; b < n; ++b) {
       int w = weight[a * n + b];
       if (w == 0) continue;
-      tail[a] = std::max(tail[a], w + tail[b]);
+      tail[a] = std::max(tail[a], Cycles(w) + tail[b]);
       for (int x = 0; x < words; ++x) descendants[a * words + x] |= descendants[b * words + x];
       bit(descendants, words, a, b);
     }
@@ -370,20 +372,20 @@ int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail*
         scratch.push_back(tail[x * 64 + __builtin_ctzll(m)]);
       }
     }
-    std::sort(scratch.begin(), scratch.end(), std::greater<int>());
+    std::sort(scratch.begin(), scratch.end(), std::greater<Cycles>());
     for (size_t j = 0; j < scratch.size(); ++j) {
-      tail[a] = std::max(tail[a], 1 + static_cast<int>(j) + scratch[j]);
+      tail[a] = std::max(tail[a], 1 + static_cast<Cycles>(j) + scratch[j]);
     }
   }
-  int critical = 0;
+  Cycles critical = 0;
   for (int i = 0; i < n; ++i) critical = std::max(critical, head[i] + tail[i]);
 
   // Jackson's rule on the relaxation: one issue per cycle, releases head, deliveries tail.
   std::vector<int> by_release(n);
   for (int i = 0; i < n; ++i) by_release[i] = i;
   std::sort(by_release.begin(), by_release.end(), [&](int x, int y) { return head[x] < head[y]; });
-  std::priority_queue<int> available;  // tails
-  int t = 0, value = 0;
+  std::priority_queue<Cycles> available;  // tails
+  Cycles t = 0, value = 0;
   size_t next = 0;
   for (int step = 0; step < n; ++step) {
     if (available.empty()) t = std::max(t, head[by_release[next]]);
@@ -416,11 +418,12 @@ std::optional<Schedule> brute_force_optimum(const BasicBlock& block, const Parti
       }
     }
   }
-  std::vector<int> issue(n, 0), current;
+  std::vector<Cycles> issue(n, 0);
+  std::vector<int> current;
   Schedule best;
-  best.makespan = INT_MAX;
+  best.makespan = std::numeric_limits<Cycles>::max();
   bool found = false;
-  std::function<void(uint64_t, int, int)> extend = [&](uint64_t done, int previous, int span) {
+  std::function<void(uint64_t, Cycles, Cycles)> extend = [&](uint64_t done, Cycles previous, Cycles span) {
     int placed = static_cast<int>(current.size());
     if (placed == n) {
       if (span < best.makespan) {
@@ -434,11 +437,11 @@ std::optional<Schedule> brute_force_optimum(const BasicBlock& block, const Parti
     if (std::max(span, previous + (n - placed) + 1) >= best.makespan) return;
     for (int i = 0; i < n; ++i) {
       if ((done >> i) & 1 || (preds[i] & ~done) != 0) continue;
-      int t = previous + 1;
-      for (int d : block.deps[i]) t = std::max(t, issue[d] + block.latency[d]);
+      Cycles t = previous + 1;
+      for (int d : block.deps[i]) t = std::max(t, issue[d] + Cycles(block.latency[d]));
       issue[i] = t;
       current.push_back(i);
-      extend(done | (uint64_t{1} << i), t, std::max(span, t + block.latency[i]));
+      extend(done | (uint64_t{1} << i), t, std::max(span, t + Cycles(block.latency[i])));
       current.pop_back();
     }
   };

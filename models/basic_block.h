@@ -19,6 +19,10 @@
 
 namespace candor::models {
 
+// Cycle counts: issue times, makespans and bounds. A block's makespan can exceed 2^31 (a
+// latency is at most 999,999,999 cycles), so cycles are counted in 64 bits.
+using Cycles = int64_t;
+
 struct BasicBlock {
   std::vector<std::string> names;
   std::vector<int> latency;             // > 0
@@ -60,9 +64,9 @@ BasicBlock random_basic_block(const RandomBlockOptions& options);
 bool is_valid_order(const BasicBlock& block, const std::vector<int>& order);
 // Issue cycle of every instruction (indexed by instruction) under `order`; throws
 // std::invalid_argument when the order is not valid.
-std::vector<int> issue_times(const BasicBlock& block, const std::vector<int>& order);
+std::vector<Cycles> issue_times(const BasicBlock& block, const std::vector<int>& order);
 // The exact makespan of a valid order (throws std::invalid_argument otherwise).
-int makespan(const BasicBlock& block, const std::vector<int>& order);
+Cycles makespan(const BasicBlock& block, const std::vector<int>& order);
 
 // --- partial orders -----------------------------------------------------------------------
 
@@ -94,7 +98,7 @@ class PartialOrder {
 
 // Critical-path priority: the longest latency path from the issue of i to the end of the
 // block through dependencies, latency(i) included.
-std::vector<int> critical_path_priority(const BasicBlock& block);
+std::vector<Cycles> critical_path_priority(const BasicBlock& block);
 
 // Critical-path list scheduling (the baseline heuristic). Repeatedly takes, among the ready
 // instructions (every dependency, and every instruction `constraints` puts before it,
@@ -116,13 +120,13 @@ std::vector<int> list_schedule(const BasicBlock& block, const PartialOrder* cons
 // at least max_i head(i) + tail(i), the thesis' critical path. Admissible (never above the
 // makespan of any completion), monotone (more ordered pairs never lower it), and equal to
 // the exact makespan on a complete order. kInfeasible when the order has a cycle.
-constexpr int kInfeasible = 1 << 29;
+constexpr Cycles kInfeasible = Cycles(1) << 60;
 struct BoundDetail {
-  std::vector<int> head, tail;
-  int critical_path = 0;  // max head + tail
-  int value = 0;          // the bound
+  std::vector<Cycles> head, tail;
+  Cycles critical_path = 0;  // max head + tail
+  Cycles value = 0;          // the bound
 };
-int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail* detail = nullptr);
+Cycles lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail* detail = nullptr);
 
 // The best completion of `constraints` (every total order when null), by exhaustive
 // enumeration of the orders respecting dependencies and constraints, pruned only by the
@@ -130,7 +134,7 @@ int lower_bound(const BasicBlock& block, const PartialOrder& order, BoundDetail*
 // nullopt when no completion exists.
 struct Schedule {
   std::vector<int> order;
-  int makespan = 0;
+  Cycles makespan = 0;
 };
 std::optional<Schedule> brute_force_optimum(const BasicBlock& block,
                                             const PartialOrder* constraints = nullptr);

@@ -84,15 +84,15 @@ double BasicBlockObjective::cost(const Space& space, const Candidate& c) const {
 }
 
 double BasicBlockObjective::lower_bound(const Space& space, const Candidate& c) const {
-  int bound = models::lower_bound(block_, partial_order(space, c, enc_));
-  return bound >= kInfeasible ? kInf : bound;
+  const Cycles bound = models::lower_bound(block_, partial_order(space, c, enc_));
+  return bound >= kInfeasible ? kInf : static_cast<double>(bound);
 }
 
 double BasicBlockObjective::estimate(const Space& space, const Candidate& c) const {
   PartialOrder p = partial_order(space, c, enc_);
   if (estimate_ == Estimate::LowerBound) {
-    int bound = models::lower_bound(block_, p);
-    return bound >= kInfeasible ? kInf : bound;
+    const Cycles bound = models::lower_bound(block_, p);
+    return bound >= kInfeasible ? kInf : static_cast<double>(bound);
   }
   std::vector<int> order = list_schedule(block_, &p);
   if (order.empty()) return kInf;

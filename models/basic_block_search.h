@@ -81,7 +81,7 @@ class NextInstructionBrancher : public Brancher {
  private:
   BasicBlock block_;
   OrderEncoding enc_;
-  std::vector<int> priority_;
+  std::vector<Cycles> priority_;
 };
 
 }  // namespace candor::models

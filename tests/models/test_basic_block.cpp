@@ -101,7 +101,7 @@ TEST(BasicBlockParser, ReadsFiles) {
 TEST(BasicBlockModel, MakespanOfAHandComputedExample) {
   BasicBlock b = parse_basic_block("a 3\nb 1 a\nc 2\nd 1 b c\n");
   // a c b d: a@0, c@1, b@max(2, 0+3)=3, d@max(4, 3+1, 1+2)=4; ends max(3, 3, 4, 5) = 5.
-  EXPECT_EQ(issue_times(b, {0, 2, 1, 3}), (std::vector<int>{0, 3, 1, 4}));
+  EXPECT_EQ(issue_times(b, {0, 2, 1, 3}), (std::vector<Cycles>{0, 3, 1, 4}));
   EXPECT_EQ(makespan(b, {0, 2, 1, 3}), 5);
   // a b c d: a@0, b@3, c@4, d@max(5, 4, 6)=6; ends 7.
   EXPECT_EQ(makespan(b, {0, 1, 2, 3}), 7);
@@ -116,7 +116,7 @@ TEST(BasicBlockModel, MakespanOfAHandComputedExample) {
   EXPECT_EQ(best->makespan, 5);
   EXPECT_EQ(list_schedule(b), (std::vector<int>{0, 2, 1, 3}));
   EXPECT_EQ(lower_bound(b, PartialOrder(4)), 5);
-  EXPECT_EQ(critical_path_priority(b), (std::vector<int>{5, 2, 3, 1}));
+  EXPECT_EQ(critical_path_priority(b), (std::vector<Cycles>{5, 2, 3, 1}));
 }
 
 BasicBlock random_block(std::mt19937_64& gen, int n) {
@@ -155,7 +155,7 @@ TEST(BasicBlockModel, BruteForceMatchesEnumeratingPermutations) {
     BasicBlock b = random_block(gen, n);
     std::vector<int> perm(n);
     std::iota(perm.begin(), perm.end(), 0);
-    int best = 1 << 30;
+    Cycles best = Cycles(1) << 40;
     do {
       if (is_valid_order(b, perm)) best = std::min(best, makespan(b, perm));
     } while (std::next_permutation(perm.begin(), perm.end()));
@@ -257,7 +257,7 @@ TEST(BasicBlockBound, AdmissibleOnRandomPartialOrders) {
     bool consistent = trial % 3 != 0;
     PartialOrder p = random_partial(gen, b, consistent);
     BoundDetail detail;
-    int bound = lower_bound(b, p, &detail);
+    Cycles bound = lower_bound(b, p, &detail);
     auto best = brute_force_optimum(b, &p);
     if (!best) {
       EXPECT_EQ(bound, kInfeasible) << "trial " << trial << "\n" << to_text(b);
@@ -300,10 +300,10 @@ TEST(BasicBlockBound, ExactOnCompleteOrdersAndMonotone) {
     }
     std::shuffle(pairs.begin(), pairs.end(), gen);
     PartialOrder p(n);
-    int previous = lower_bound(b, p);
+    Cycles previous = lower_bound(b, p);
     for (auto [x, y] : pairs) {
       p.set_before(x, y);
-      int now = lower_bound(b, p);
+      Cycles now = lower_bound(b, p);
       ASSERT_GE(now, previous) << "trial " << trial;
       previous = now;
     }

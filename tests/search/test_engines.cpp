@@ -39,6 +39,18 @@ void expect_valid(const BlockProblem& p, const SearchResult& r, const std::strin
   }
 }
 
+// Three dependent instructions of the largest latency the .bb format accepts: the makespan
+// (2,999,999,997 cycles) is past 2^31, which every engine must count without overflow.
+TEST(SearchEngines, MakespansPastTwoToThe31AreExact) {
+  BlockProblem p(models::parse_basic_block("a 999999999\nb 999999999 a\nc 999999999 b\n"));
+  for (const std::string& spec : kSpecs) {
+    SearchResult r = make_search(spec)->run(p.space, p.root, p.objective, p.next, Budget{});
+    expect_valid(p, r, spec);
+    EXPECT_EQ(r.best_cost, 2999999997.0) << spec;
+    if (r.optimal) EXPECT_EQ(p.objective.lower_bound(p.space, p.root), 2999999997.0) << spec;
+  }
+}
+
 TEST(SearchEngines, EveryEngineReturnsAValidImplementation) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     BlockProblem p(random_block(seed, 5 + static_cast<int>(seed % 4), 0.3));

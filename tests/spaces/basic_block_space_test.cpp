@@ -96,7 +96,7 @@ TEST(BasicBlockSpace, EverySearchReturnsAValidOrderOnA120InstructionBlock) {
   models::NextInstructionBrancher brancher(block, space.encoding());
   std::optional<Candidate> root = space.root();
   ASSERT_TRUE(root);
-  const int list_makespan = models::makespan(block, models::list_schedule(block));
+  const models::Cycles list_makespan = models::makespan(block, models::list_schedule(block));
   for (const std::string& engine : candor::search_names()) {
     if (engine == "exhaustive") continue;  // unbounded enumeration; its budget is the test
     candor::Budget budget;

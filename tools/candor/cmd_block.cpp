@@ -35,7 +35,7 @@ int run_block(const BlockOptions& options) {
     return 1;
   }
   const double root_bound = objective.lower_bound(space, *root);
-  const int baseline = models::makespan(block, models::list_schedule(block));
+  const models::Cycles baseline = models::makespan(block, models::list_schedule(block));
 
   SearchResult result = search->run(space, *root, objective, brancher, budget);
   if (!result.best) {
@@ -44,7 +44,7 @@ int run_block(const BlockOptions& options) {
     return 1;
   }
   std::vector<int> order = models::issue_order(space, *result.best, space.encoding());
-  const int makespan = models::makespan(block, order);
+  const models::Cycles makespan = models::makespan(block, order);
   std::vector<std::string> names;
   for (int i : order) names.push_back(block.names[i]);
 
