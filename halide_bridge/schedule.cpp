@@ -159,26 +159,11 @@ void to_json(nlohmann::json& j, const Split& s) {
   j = nlohmann::json{{"var", s.var}, {"outer", s.outer}, {"inner", s.inner},
                      {"factor", s.factor}, {"tail", to_string(s.tail)}};
 }
-void from_json(const nlohmann::json& j, Split& s) {
-  s.var = j.at("var").get<std::string>();
-  s.outer = j.at("outer").get<std::string>();
-  s.inner = j.at("inner").get<std::string>();
-  s.factor = j.at("factor").get<int>();
-  s.tail = tail_strategy_from_string(j.value("tail", std::string("Auto")));
-}
 
 void to_json(nlohmann::json& j, const StageSchedule& s) {
   nlohmann::json ann = nlohmann::json::object();
   for (const auto& [v, a] : s.annotations) ann[v] = to_string(a);
   j = nlohmann::json{{"splits", s.splits}, {"order", s.order}, {"annotations", ann}};
-}
-void from_json(const nlohmann::json& j, StageSchedule& s) {
-  s.splits = j.value("splits", std::vector<Split>{});
-  s.order = j.value("order", std::vector<std::string>{});
-  s.annotations.clear();
-  if (j.contains("annotations"))
-    for (const auto& [v, a] : j.at("annotations").items())
-      s.annotations[v] = loop_annotation_from_string(a.get<std::string>());
 }
 
 void to_json(nlohmann::json& j, const Location& l) {
@@ -188,35 +173,12 @@ void to_json(nlohmann::json& j, const Location& l) {
     case Location::Kind::At: j = nlohmann::json{{"func", l.func}, {"stage", l.stage}, {"var", l.var}}; return;
   }
 }
-void from_json(const nlohmann::json& j, Location& l) {
-  if (j.is_string()) {
-    const std::string s = j.get<std::string>();
-    if (s == "inline")
-      l = Location::inlined();
-    else if (s == "root")
-      l = Location::root();
-    else
-      throw BridgeError("unknown location '" + s + "' (expected inline, root or {func, stage, var})");
-    return;
-  }
-  l = Location::at(j.at("func").get<std::string>(), j.value("stage", 0), j.at("var").get<std::string>());
-}
 
 void to_json(nlohmann::json& j, const FuncSchedule& f) {
   j = nlohmann::json{{"compute", f.compute}, {"memory", to_string(f.memory)}, {"stages", f.stages}};
   if (f.store) j["store"] = *f.store;
 }
-void from_json(const nlohmann::json& j, FuncSchedule& f) {
-  f.compute = j.at("compute").get<Location>();
-  f.store.reset();
-  if (j.contains("store") && !j.at("store").is_null()) f.store = j.at("store").get<Location>();
-  f.memory = memory_type_from_string(j.value("memory", std::string("Auto")));
-  f.stages = j.value("stages", std::vector<StageSchedule>{});
-}
 
 void to_json(nlohmann::json& j, const Schedule& s) { j = nlohmann::json{{"funcs", s.funcs}}; }
-void from_json(const nlohmann::json& j, Schedule& s) {
-  s.funcs = j.at("funcs").get<std::map<std::string, FuncSchedule>>();
-}
 
 }  // namespace candor::halide_bridge

@@ -392,6 +392,23 @@ std::vector<std::string> schedule_problems(const Schedule& schedule, const Kerne
   return Checker(schedule, kd, target, limits).run();
 }
 
+std::vector<std::string> missing_decisions(const Schedule& schedule, const KernelDescription& kd) {
+  std::vector<std::string> missing;
+  for (const FuncInfo& f : kd.funcs) {
+    auto it = schedule.funcs.find(f.name);
+    if (it == schedule.funcs.end()) {
+      if (!f.is_input_alias) missing.push_back("Func '" + f.name + "' is not scheduled (funcs." + f.name + " is missing)");
+      continue;
+    }
+    const FuncSchedule& fs = it->second;
+    if (fs.compute.kind == Location::Kind::Inline || fs.stages.size() == f.stages.size()) continue;
+    missing.push_back("funcs." + f.name + ".stages: " + std::to_string(fs.stages.size()) + " stage schedule" +
+                      (fs.stages.size() == 1 ? "" : "s") + " for a Func of " + std::to_string(f.stages.size()) +
+                      " stage" + (f.stages.size() == 1 ? "" : "s"));
+  }
+  return missing;
+}
+
 void validate_schedule(const Schedule& schedule, const KernelDescription& kd, const Halide::Target& target,
                        const GpuLimits& limits) {
   auto problems = schedule_problems(schedule, kd, target, limits);

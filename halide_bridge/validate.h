@@ -29,6 +29,12 @@ std::vector<std::string> schedule_problems(const Schedule& schedule, const Kerne
 void validate_schedule(const Schedule& schedule, const KernelDescription& kd, const Halide::Target& target,
                        const GpuLimits& limits = GpuLimits{});
 
+// What a schedule written to be measured as it stands leaves to Halide's defaults: a Func of
+// the pipeline it does not list (input aliases may be left out: they stay inline), or a Func
+// computed somewhere with another number of stage schedules than it has stages. One message
+// each; empty when every decision is written out (as in every schedule candor emits).
+std::vector<std::string> missing_decisions(const Schedule& schedule, const KernelDescription& kd);
+
 // Bytes of `producer` allocated per iteration of the loop it is stored at, estimated from
 // the access footprint of its consumer stage (-1 when it cannot be estimated: stored at
 // the root, or read only through inlined Funcs).

@@ -14,6 +14,7 @@
 
 #include "candidate.h"
 #include "space.h"
+#include "support/memory.h"
 
 namespace candor {
 
@@ -23,6 +24,9 @@ struct Budget {
   double seconds = std::numeric_limits<double>::infinity();
   int64_t max_expanded = -1;  // nodes expanded; -1: unlimited
   int64_t max_kept = -1;      // candidates alive at once (memory); -1: engine's default
+  // The process's resident memory at which the search stops with the best found so far;
+  // -1: unlimited. Default: half of what the machine (or its limits) gives the process.
+  int64_t max_memory_bytes = support::default_memory_budget();
   uint64_t seed = 0;
   // How many of the best implementations SearchResult::top keeps (autotuning benchmarks
   // several of them); they are pairwise different, see alike().
@@ -49,6 +53,7 @@ struct SearchStats {
   int64_t failed = 0;           // children that failed propagation
   int64_t pruned_by_bound = 0;  // children discarded because lower bound >= best cost
   int64_t complete = 0;         // complete candidates (implementations) reached
+  bool memory_limit_hit = false;  // stopped at Budget::max_memory_bytes
   double seconds = 0;
   // (seconds since start, best cost) each time the best cost improved.
   std::vector<std::pair<double, double>> best_over_time;
@@ -60,6 +65,7 @@ struct SearchStats {
     failed += other.failed;
     pruned_by_bound += other.pruned_by_bound;
     complete += other.complete;
+    memory_limit_hit = memory_limit_hit || other.memory_limit_hit;
     seconds += other.seconds;
   }
 };

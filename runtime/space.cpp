@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "propagation.h"
+#include "support/memory.h"
+#include "support/numbers.h"
 
 namespace candor {
 
@@ -14,6 +16,18 @@ int Space::add_var(VarLayout layout) {
                                 " has an empty universe of values on this instance");
   }
   layout.words = words_for_bits(layout.universe_size);
+  // The layout of a choice and its words in one candidate, heap blocks counted.
+  layout_bytes_ += static_cast<int64_t>(sizeof(VarLayout) + 32 + layout.args.size() * sizeof(int) +
+                                        layout.ints.size() * sizeof(int64_t) + layout.words * sizeof(Word));
+  // Before the table doubles (when old and new are both held), check that the instance fits.
+  if (vars_.size() == vars_.capacity() && vars_.size() >= (size_t(1) << 16) &&
+      3 * layout_bytes_ > support::default_memory_budget()) {
+    throw std::invalid_argument(
+        "the space is too large for this machine: more than " + std::to_string(vars_.size()) +
+        " choice instances, whose layout alone would take over " + support::format_bytes(3 * layout_bytes_) +
+        " (the limit, half of what this process may use, is " +
+        support::format_bytes(support::default_memory_budget()) + ")");
+  }
   vars_.push_back(std::move(layout));
   return num_vars() - 1;
 }

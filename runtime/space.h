@@ -127,6 +127,8 @@ class Space {
 
   // Called by the generated constructor, in this order: add variables and counters, then
   // finish_layout(), then the watch lists are derived from the counters' terms.
+  // Throws std::invalid_argument when the instance's choices would not fit in half of the
+  // process's memory (support::default_memory_budget), before allocating past it.
   int add_var(VarLayout layout);
   int add_counter(CounterLayout layout);
   void finish_layout();
@@ -163,6 +165,7 @@ class Space {
   Interval evaluate_counter(const Candidate& c, int counter) const;
 
   std::vector<VarLayout> vars_;
+  int64_t layout_bytes_ = 0;  // estimated bytes of vars_ and one candidate's words
   std::vector<CounterLayout> counters_;
   std::vector<std::vector<int>> counters_watching_var_;
   std::vector<size_t> var_offsets_;

@@ -1,12 +1,16 @@
 #include "autotune.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <deque>
 #include <set>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -66,11 +70,12 @@ void append_to_journal(const std::string& path, const std::string& key, const st
   // One write of one line: a crash leaves either the whole record or a torn last line.
   std::string line = record.dump() + "\n";
   std::FILE* f = std::fopen(path.c_str(), "a");
-  if (!f) return;
-  std::fwrite(line.data(), 1, line.size(), f);
-  std::fflush(f);
-  fsync(fileno(f));
-  std::fclose(f);
+  if (!f) throw std::runtime_error("cannot write journal " + path + ": " + std::strerror(errno));
+  const bool written = std::fwrite(line.data(), 1, line.size(), f) == line.size() && std::fflush(f) == 0 &&
+                       fsync(fileno(f)) == 0;
+  const int error = errno;
+  if (std::fclose(f) != 0 || !written)
+    throw std::runtime_error("cannot write journal " + path + ": " + std::strerror(written ? errno : error));
 }
 
 std::vector<Measurement> failed(size_t n, const std::string& failure) {
@@ -80,6 +85,16 @@ std::vector<Measurement> failed(size_t n, const std::string& failure) {
 }
 
 }  // namespace
+
+std::string journal_problem(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+    return "cannot write journal " + path + ": not a regular file";
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) return "cannot write journal " + path + ": " + std::strerror(errno);
+  std::fclose(f);
+  return "";
+}
 
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule) {
   nlohmann::json j = schedule;

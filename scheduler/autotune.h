@@ -120,6 +120,11 @@ AutotuneResult autotune(const std::string& app, const std::vector<halide_bridge:
 AutotuneResult first_verified(const std::string& app, const std::vector<halide_bridge::Schedule>& schedules,
                               const AutotuneOptions& options, const AutotuneProgress& progress = {});
 
+// Why measurements cannot be appended to the journal at `path` (created when missing), or ""
+// when they can. Appending throws std::runtime_error when a write fails: a run believed
+// resumable must not lose its measurements silently.
+std::string journal_problem(const std::string& path);
+
 // The key identifying (app, schedule) in journals.
 std::string measurement_key(const std::string& app, const halide_bridge::Schedule& schedule);
 

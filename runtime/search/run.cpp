@@ -68,7 +68,23 @@ bool Run::stop() {
     budget_hit_ = true;
     return true;
   }
+  if (memory_exhausted()) {
+    budget_hit_ = true;
+    stats.memory_limit_hit = true;
+    return true;
+  }
   return false;
+}
+
+bool Run::memory_exhausted() {
+  if (budget.max_memory_bytes < 0) return false;
+  // Reading /proc costs microseconds: every 5 ms, or once 1/16 of the budget may have been
+  // allocated in candidates since the last read.
+  const double now = elapsed();
+  if (now < next_memory_check_ && bytes_since_memory_check_ < budget.max_memory_bytes / 16) return false;
+  next_memory_check_ = now + 0.005;
+  bytes_since_memory_check_ = 0;
+  return support::resident_bytes() >= budget.max_memory_bytes;
 }
 
 std::vector<Decision> Run::decisions(const Candidate& c) {
@@ -78,6 +94,7 @@ std::vector<Decision> Run::decisions(const Candidate& c) {
 
 bool Run::child(const Candidate& c, const Decision& d, Candidate& out) {
   ++stats.created;
+  bytes_since_memory_check_ += static_cast<int64_t>(c.words.size() * sizeof(Word));
   out = c;
   if (!space.apply(out, d)) {
     ++stats.failed;

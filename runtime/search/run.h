@@ -56,8 +56,10 @@ class Run {
   SearchStats stats;
   Rng rng;
 
-  // True once a budget limit (time or nodes expanded) has been reached; sticky. Engines call
-  // it before every expansion (a steady_clock read, negligible next to an expansion).
+  // True once a budget limit (time, nodes expanded or memory) has been reached; sticky.
+  // Engines call it before every expansion (a steady_clock read, negligible next to an
+  // expansion; the resident memory is read every few milliseconds, and sooner when the
+  // candidates created since the last read could have outgrown the margin).
   bool stop();
   bool budget_hit() const { return budget_hit_; }
   double elapsed() const;
@@ -94,6 +96,9 @@ class Run {
  private:
   std::chrono::steady_clock::time_point start_;
   bool budget_hit_ = false;
+  bool memory_exhausted();
+  double next_memory_check_ = 0;
+  int64_t bytes_since_memory_check_ = 0;  // candidate bytes created since the last read
   // Whether a complete candidate of this cost could enter the top (before its full check).
   bool may_join_top(double cost, const Candidate& complete, size_t keep) const;
   void remember_top(double cost, const Candidate& complete, size_t keep);

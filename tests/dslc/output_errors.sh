@@ -4,21 +4,10 @@
 #   output_errors.sh DSLC SPEC
 set -u
 dslc=$1 spec=$2
+source "$(dirname "$0")/../expect_error.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-failures=0
-
-# expect_error MESSAGE COMMAND...: status 1 within 20 s, MESSAGE in stderr.
-expect_error() {
-  local message=$1; shift
-  timeout 20 "$@" 2> err.txt > /dev/null
-  local status=$?
-  if [ "$status" -ne 1 ] || ! grep -qF -- "$message" err.txt; then
-    echo "FAIL (status $status): $*"; echo "  wanted: $message"; sed 's/^/  got: /' err.txt
-    failures=$((failures + 1))
-  fi
-}
 
 expect_error "cannot write /proc/self/x/y.h: cannot create directory /proc/self/x" \
   "$dslc" "$spec" --header /proc/self/x/y.h --source t.cpp

@@ -51,6 +51,47 @@ TEST(SearchEngines, MakespansPastTwoToThe31AreExact) {
   }
 }
 
+// An objective whose every call keeps 4 MiB alive: the process grows with the search, so
+// each engine must stop at its memory budget with the best found so far.
+class GrowingObjective : public models::BasicBlockObjective {
+ public:
+  using models::BasicBlockObjective::BasicBlockObjective;
+  double cost(const Space& space, const Candidate& c) const override {
+    grow();
+    return models::BasicBlockObjective::cost(space, c);
+  }
+  double estimate(const Space& space, const Candidate& c) const override {
+    grow();
+    return models::BasicBlockObjective::estimate(space, c);
+  }
+  double lower_bound(const Space& space, const Candidate& c) const override {
+    grow();
+    return models::BasicBlockObjective::lower_bound(space, c);
+  }
+
+ private:
+  void grow() const { ballast_.emplace_back(4 << 20, '\1'); }  // touched, so resident
+  mutable std::vector<std::string> ballast_;
+};
+
+TEST(SearchEngines, EveryEngineStopsAtItsMemoryBudgetWithTheBestSoFar) {
+  BlockProblem p(random_block(3, 60, 0.3));
+  for (const std::string& spec : kSpecs) {
+    GrowingObjective objective(p.space.block(), p.space.encoding());
+    Budget budget;
+    budget.seconds = 120;  // far more than 256 MiB of ballast takes
+    budget.max_memory_bytes = support::resident_bytes() + (int64_t(256) << 20);
+    SearchResult r = make_search(spec)->run(p.space, p.root, objective, p.next, budget);
+    EXPECT_TRUE(r.stats.memory_limit_hit) << spec << " resident " << support::resident_bytes() << " budget " << budget.max_memory_bytes << " expanded " << r.stats.expanded;
+    EXPECT_FALSE(r.optimal) << spec;
+    EXPECT_LT(support::resident_bytes(), budget.max_memory_bytes + (int64_t(64) << 20)) << spec;
+    if (r.best) {
+      std::vector<int> order = models::issue_order(p.space, *r.best, p.space.encoding());
+      EXPECT_TRUE(models::is_valid_order(p.space.block(), order)) << spec;
+    }
+  }
+}
+
 TEST(SearchEngines, EveryEngineReturnsAValidImplementation) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     BlockProblem p(random_block(seed, 5 + static_cast<int>(seed % 4), 0.3));

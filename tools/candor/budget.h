@@ -1,6 +1,9 @@
 // Parsing of the options shared by the commands that search and the plugin's knobs:
-//   --budget time=10s,nodes=100000,kept=5000,seed=7
-// Each key is optional; time takes s, ms or min suffixes (seconds by default).
+//   --budget time=10s,nodes=100000,kept=5000,memory=4G,seed=7
+// Each key is optional but at least one is given, each once; numbers are decimal. time is
+// positive, at most 24 h, with an s, ms or min suffix (seconds by default); nodes and kept
+// are at least 1; memory (the resident size at which a search stops with its best so far;
+// default half the machine) takes K, M, G or T.
 //   --pin 'tile(dot.x)=8'    (CANDOR_PINS: several, separated by ';')
 #pragma once
 

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/timing_lock.h"
+#include "halide_bridge/validate.h"
 #include "pipelines.h"
 #include "reference_cache.h"
 
@@ -73,6 +74,22 @@ bool read_schedules(const MeasureOptions& o, std::vector<halide_bridge::Schedule
   return true;
 }
 
+// Every schedule to measure writes out every decision: one that leaves Funcs or stages to
+// Halide's defaults would be measured as something other than what its file says.
+bool complete_schedules(const MeasureOptions& o, const std::vector<halide_bridge::Schedule>& schedules,
+                        const halide_bridge::KernelDescription& kd) {
+  const bool one = !o.schedule_file.empty();
+  for (size_t i = 0; i < schedules.size(); ++i) {
+    const std::vector<std::string> missing = halide_bridge::missing_decisions(schedules[i], kd);
+    if (missing.empty()) continue;
+    std::cerr << "candor measure: error: " << (one ? o.schedule_file : o.schedules_file + ":" + std::to_string(i + 1))
+              << ": incomplete schedule for " << o.app << ":\n";
+    for (const std::string& m : missing) std::cerr << "  " << m << "\n";
+    return false;
+  }
+  return true;
+}
+
 int run_measure(const MeasureOptions& o) {
   namespace hb = halide_bridge;
   const std::optional<hb::App> app = collect::find_pipeline(o.app);
@@ -109,6 +126,7 @@ int run_measure(const MeasureOptions& o) {
     std::cerr << "candor measure: error: " << o.app << ": " << e.what() << "\n";
     return 1;
   }
+  if (!complete_schedules(o, schedules, kd)) return 1;
   if (o.progress_lines) std::cout << nlohmann::json{{"step", "reference"}}.dump() << std::endl;
   hb::RunOptions options;
   options.threads = o.threads;

@@ -189,14 +189,20 @@ int run_search(const SearchOptions& o) {
     std::cerr << "candor search: error: unknown app '" << o.app << "' (see `candor apps`, or random:SEED[@SIZE] or layers:SEED[@SIZE], SIZE a power of two from 16 to 4096)\n";
     return 1;
   }
+  if (!o.journal.empty()) {
+    if (const std::string problem = scheduler::journal_problem(o.journal); !problem.empty()) {
+      std::cerr << "candor search: error: " << problem << "\n";
+      return 1;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> pins;
+  for (const std::string& pin : o.pins) pins.push_back(parse_pin(pin, "--pin "));
+  Budget budget = parse_budget(o.budget);
   const Halide::Target target = hb::host_target();
   models::halide::MachineDescription machine =
       models::halide::load_or_calibrate(o.machine.empty() ? models::halide::default_machine_path() : o.machine);
   hb::KernelDescription kd = hb::describe_app(app->build(), target);
 
-  std::vector<std::pair<std::string, std::string>> pins;
-  for (const std::string& pin : o.pins) pins.push_back(parse_pin(pin, "--pin "));
-  Budget budget = parse_budget(o.budget);
   // Model only, the best few are kept too: a pick that fails to compile or to match the
   // reference (a Halide miscompile) gives way to the next in the model's order.
   constexpr int kModelOnlyFallbacks = 4;
