@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engines.h"
+#include "support/numbers.h"
 #include "tools/candor/budget.h"
 
 namespace candor::scheduler {
@@ -49,17 +50,9 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
     throw std::invalid_argument(rename_option(e.what(), "CANDOR_BUDGET"));
   }
   if (auto seed = env("CANDOR_SEED"); seed && !seed->empty()) {
-    size_t used = 0;
-    unsigned long long value = 0;
-    try {
-      value = std::stoull(*seed, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != seed->size() || (*seed)[0] == '-') {
-      throw std::invalid_argument("CANDOR_SEED needs a non-negative integer, got '" + *seed + "'");
-    }
-    o.budget.seed = value;
+    const std::optional<int64_t> value = support::parse_integer(*seed, 0);
+    if (!value) throw std::invalid_argument("CANDOR_SEED needs a non-negative integer, got '" + *seed + "'");
+    o.budget.seed = static_cast<uint64_t>(*value);
   }
 
   if (auto machine = env("CANDOR_MACHINE"); machine && !machine->empty()) {

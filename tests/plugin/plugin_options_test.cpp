@@ -62,7 +62,7 @@ TEST(PluginOptions, BadValuesNameTheVariable) {
   EXPECT_NE(error_of({{"CANDOR_AUTOTUNE", "8"}}).find("CANDOR_AUTOTUNE=8: the plugin cannot autotune"),
             std::string::npos);
   EXPECT_NE(error_of({{"CANDOR_SEARCH", "nosuch"}}).find("CANDOR_SEARCH=nosuch"), std::string::npos);
-  EXPECT_EQ(error_of({{"CANDOR_BUDGET", "time=fast"}}).rfind("CANDOR_BUDGET: time needs a duration", 0), 0u)
+  EXPECT_EQ(error_of({{"CANDOR_BUDGET", "time=fast"}}).rfind("CANDOR_BUDGET: time needs a positive duration", 0), 0u)
       << error_of({{"CANDOR_BUDGET", "time=fast"}});
   EXPECT_NE(error_of({{"CANDOR_SEED", "-3"}}).find("CANDOR_SEED needs a non-negative integer"), std::string::npos);
   EXPECT_NE(error_of({{"CANDOR_SEED", "7x"}}).find("CANDOR_SEED"), std::string::npos);
