@@ -9,3 +9,6 @@ ctest --test-dir build --output-on-failure -j "$(nproc)" "$@" || {
   cat build/machine.json 2>/dev/null || true
   exit 1
 }
+# The whole suite also fuzzes each reader of user input (spec, .bb, schedule JSON) for a
+# minute, side by side.
+if [ $# -eq 0 ]; then FUZZ_PARALLEL=1 scripts/fuzz.sh 60; fi
