@@ -252,7 +252,9 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
               << " has a GPU feature, but the plugin schedules for the CPU only (the pipeline will run on the host)\n";
   }
   hb::KernelDescription kd = hb::describe_pipeline(pipeline, target);
-  const models::halide::MachineDescription machine = models::halide::load_or_calibrate(options.machine_path);
+  const models::halide::MachineDescription machine = models::halide::load_or_calibrate(
+      options.machine_path, {},
+      options.machine_named ? models::halide::IfUnusable::Fail : models::halide::IfUnusable::Recalibrate);
   // Past kWholeSearchFuncs Funcs (and without pins, which name choices of the whole space),
   // the pipeline is searched in groups.
   std::optional<KernelScheduler> whole;

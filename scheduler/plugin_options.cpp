@@ -57,6 +57,7 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
 
   if (auto machine = env("CANDOR_MACHINE"); machine && !machine->empty()) {
     o.machine_path = *machine;
+    o.machine_named = true;
   } else if (!plugin_dir.empty()) {
     o.machine_path = (plugin_dir.parent_path() / "machine.json").string();
   } else {

@@ -29,6 +29,7 @@ struct PluginOptions {
   std::string search = "beam";
   Budget budget;  // seconds = 30 unless CANDOR_BUDGET says otherwise
   std::string machine_path;
+  bool machine_named = false;  // by CANDOR_MACHINE: an unusable file there is an error
   bool verbose = false;
   // Run the model's best schedules on synthetic inputs, in a child process, and emit the
   // first whose output matches the reference schedule's.

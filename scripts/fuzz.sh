@@ -16,8 +16,9 @@ harnesses=("$@")
 scripts/install_packages.sh clang libclang-rt-14-dev
 
 build=build-fuzz
+mkdir -p "$build"
 cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCANDOR_FUZZ=ON \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${harnesses[@]}")
 
 seed() {  # seed HARNESS DIR: the repository's inputs of that kind

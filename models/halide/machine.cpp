@@ -1,6 +1,7 @@
 #include "machine.h"
 
 #include "cache_info.h"
+#include "support/json_shape.h"
 
 #include <unistd.h>
 
@@ -405,6 +406,8 @@ MachineDescription load_machine(const std::string& path) {
   if (!in) throw std::runtime_error("cannot read machine description '" + path + "'");
   try {
     nlohmann::json j = nlohmann::json::parse(in);
+    const std::string problem = support::shape_problem(j, nlohmann::json(MachineDescription{}));
+    if (!problem.empty()) throw std::runtime_error("malformed machine description '" + path + "': " + problem);
     return j.get<MachineDescription>();
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error("malformed machine description '" + path + "': " + e.what());
@@ -491,7 +494,8 @@ std::vector<std::string> complete_cache_geometry(MachineDescription& m, const Ho
   return completed;
 }
 
-MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options) {
+MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options,
+                                     IfUnusable if_unusable) {
   // Calibrating changes every price a model gives, so it is never silent: a path that does
   // not resolve from this directory would otherwise price with a fresh, different machine.
   if (std::filesystem::exists(path)) {
@@ -521,8 +525,15 @@ MachineDescription load_or_calibrate(const std::string& path, const CalibrationO
     } catch (const std::exception& e) {
       why = e.what();
     }
+    if (if_unusable == IfUnusable::Fail)
+      throw std::runtime_error(path + " is not a usable machine description: " + why);
+    // Kept aside, not overwritten: it may be a description worth mending by hand.
+    const std::string aside = path + ".unusable";
+    std::error_code ec;
+    std::filesystem::rename(path, aside, ec);
     std::cerr << "candor: " << path << " is not a usable machine description (" << why
-              << "): calibrating this machine and overwriting it\n";
+              << "): calibrating this machine and saving it there"
+              << (ec ? "" : " (the old file is now " + aside + ")") << "\n";
   } else {
     std::cerr << "candor: no machine description at " << path
               << ": calibrating this machine (usually 15-30 s) and saving it there\n";

@@ -228,8 +228,13 @@ struct HostCaches;
 std::vector<std::string> complete_cache_geometry(MachineDescription& m, const HostCaches& host);
 
 // Loads `path` if it holds a usable description (completing its cache geometry from this
-// host's caches when it lacks it, and saving it), else calibrates and saves it there.
-MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options = {});
+// host's caches when it lacks it, and saving it), else calibrates and saves it there. An
+// existing file that is not usable either is an error naming the bad value (Fail: a file the
+// user named) or is renamed PATH.unusable before calibrating (Recalibrate: the default file,
+// a cache of this host's measurements).
+enum class IfUnusable { Recalibrate, Fail };
+MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options = {},
+                                     IfUnusable if_unusable = IfUnusable::Recalibrate);
 
 // The default location of the description: $CANDOR_MACHINE if set, else "machine.json"
 // next to the running executable's directory (build/bin/.. = build/).

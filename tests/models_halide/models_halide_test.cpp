@@ -326,7 +326,8 @@ TEST(Machine, CalibrationIsSane) {
 
 // Calibrating changes every price, so load_or_calibrate says when it does: for a missing file
 // (a relative $CANDOR_MACHINE run from another directory) and for an unusable one, which it
-// overwrites; a usable file loads without a word.
+// keeps aside as PATH.unusable (or, for a file the user named, refuses); a usable file loads
+// without a word.
 TEST(Machine, LoadOrCalibrateSaysWhenItCalibrates) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("candor_machine_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
@@ -346,6 +347,22 @@ TEST(Machine, LoadOrCalibrateSaysWhenItCalibrates) {
   EXPECT_NE(::testing::internal::GetCapturedStderr().find(path + " is not a usable machine description"),
             std::string::npos);
   ASSERT_TRUE(mh::check_machine(mh::load_machine(path)).empty());
+  std::ifstream aside(path + ".unusable");  // kept, not overwritten
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(aside), {}), "{\"cores\": ");
+
+  // A file the user named is theirs: unusable, it is an error that names the bad value.
+  const mh::MachineDescription good = mh::load_machine(path);
+  nlohmann::json named = good;
+  named["lanes"]["float32"] = "eight";
+  std::ofstream(path) << named.dump();
+  try {
+    mh::load_or_calibrate(path, quick, mh::IfUnusable::Fail);
+    ADD_FAILURE() << "an unusable named file was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("lanes.float32: expected a number, got a string (\"eight\")"),
+              std::string::npos) << e.what();
+  }
+  mh::save_machine(good, path);
 
   ::testing::internal::CaptureStderr();
   mh::load_or_calibrate(path, quick);

@@ -54,5 +54,13 @@ mkdir adir
 expect_error "cannot write journal adir: not a regular file" \
   "$candor" search box_blur --autotune 2 --journal adir --machine "$machine"
 
+# A machine file the user names is theirs: unusable, it is an error naming the value, and it
+# is left as it was (not calibrated over).
+python3 -c "import json; m = json.load(open('$machine')); m['lanes']['float32'] = 'eight'; json.dump(m, open('bad_machine.json', 'w'))"
+cp bad_machine.json bad_machine.orig
+expect_error 'lanes.float32: expected a number, got a string ("eight")' \
+  "$candor" search box_blur --no-measure --budget time=1s --machine bad_machine.json
+cmp -s bad_machine.json bad_machine.orig || { echo "FAIL: the named machine file was changed"; failures=$((failures + 1)); }
+
 if [ "$failures" -ne 0 ]; then echo "$failures case(s) failed"; exit 1; fi
 echo "every case exits 1 with a clear error"

@@ -199,8 +199,11 @@ int run_search(const SearchOptions& o) {
   for (const std::string& pin : o.pins) pins.push_back(parse_pin(pin, "--pin "));
   Budget budget = parse_budget(o.budget);
   const Halide::Target target = hb::host_target();
-  models::halide::MachineDescription machine =
-      models::halide::load_or_calibrate(o.machine.empty() ? models::halide::default_machine_path() : o.machine);
+  // A file named by --machine or $CANDOR_MACHINE is the user's: an unusable one is an error.
+  const bool machine_named = !o.machine.empty() || std::getenv("CANDOR_MACHINE") != nullptr;
+  models::halide::MachineDescription machine = models::halide::load_or_calibrate(
+      o.machine.empty() ? models::halide::default_machine_path() : o.machine, {},
+      machine_named ? models::halide::IfUnusable::Fail : models::halide::IfUnusable::Recalibrate);
   hb::KernelDescription kd = hb::describe_app(app->build(), target);
 
   // Model only, the best few are kept too: a pick that fails to compile or to match the
