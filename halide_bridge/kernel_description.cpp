@@ -299,10 +299,24 @@ class Describer {
         if (!mn || !ex)
           throw BridgeError("output '" + cname(f.name()) + "' has a non-constant estimate for '" + arg +
                             "'");
+        if (*ex <= 0)
+          throw BridgeError("output '" + cname(f.name()) + "' has the estimate extent " + std::to_string(*ex) +
+                            " for '" + arg + "' (extents are positive)");
         region.push_back(Range{*mn, *mn + *ex - 1});
       }
       unite(required_[f.name()], region);
       kd_.outputs.push_back(cname(f.name()));
+    }
+  }
+
+  // Every count the models derive from a region (points, bytes, operations) is an int64:
+  // a region past 2^48 points (no machine holds it) would overflow them.
+  static void check_size(const FuncInfo& info) {
+    int64_t points = 1;
+    for (const Range& r : info.region) {
+      if (r.extent() <= 0 || __builtin_mul_overflow(points, r.extent(), &points) || points > (int64_t(1) << 48))
+        throw BridgeError("Func '" + info.name + "' covers more than 2^48 points under the estimates; "
+                          "lower the estimates to the sizes the pipeline runs at");
     }
   }
 
@@ -471,6 +485,7 @@ class Describer {
     if (req == required_.end())
       throw BridgeError("Func '" + info.name + "' is not read by any output");
     info.region = req->second;
+    check_size(info);
     info.is_output = std::any_of(outputs_.begin(), outputs_.end(),
                                  [&](const HI::Function& o) { return o.same_as(f); });
     info.can_inline = !info.is_output && f.can_be_inlined() && !f.has_update_definition();

@@ -326,6 +326,32 @@ TEST(KernelDescription, UnboundedReadIsAClearError) {
   }
 }
 
+// Estimates the models cannot count in 64 bits, and extents that are not positive, are
+// clear errors rather than overflowed prices.
+TEST(KernelDescription, EstimatesPastWhatAMachineHoldsAreAClearError) {
+  Halide::Var x("x"), y("y"), z("z");
+  Halide::Func huge("huge");
+  huge(x, y, z) = x + y + z;
+  huge.set_estimates({{0, 1 << 20}, {0, 1 << 20}, {0, 1 << 20}});
+  try {
+    describe_pipeline(Halide::Pipeline(huge), kHost);
+    FAIL() << "expected BridgeError";
+  } catch (const BridgeError& e) {
+    EXPECT_NE(std::string(e.what()).find("'huge' covers more than 2^48 points under the estimates"),
+              std::string::npos) << e.what();
+  }
+  Halide::Func empty("empty");
+  empty(x) = x;
+  empty.set_estimates({{0, -4}});
+  try {
+    describe_pipeline(Halide::Pipeline(empty), kHost);
+    FAIL() << "expected BridgeError";
+  } catch (const BridgeError& e) {
+    EXPECT_NE(std::string(e.what()).find("estimate extent -4 for 'x' (extents are positive)"), std::string::npos)
+        << e.what();
+  }
+}
+
 // An extern stage has nothing to schedule but its place: one stage without loops. It is
 // assumed to read the buffers it is handed over its own region where it has the dimension,
 // over their estimate beyond.
