@@ -7,6 +7,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "support/numbers.h"
+
 namespace candor {
 
 bool alike(const Space& space, const Candidate& a, const Candidate& b, int min_int_changes) {
@@ -271,13 +273,12 @@ const std::string& Options::raw(const std::string& key) const {
 double Options::number(const std::string& key) const {
   const std::string& v = raw(key);
   if (v == "inf") return kInf;
-  char* end = nullptr;
-  double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || std::isnan(x)) {
+  const std::optional<double> x = support::parse_decimal(v, -1e300, 1e300);
+  if (!x) {
     throw std::invalid_argument("search '" + engine_ + "': option '" + key +
-                                "' needs a number, got '" + v + "'");
+                                "' needs a decimal number (or inf), got '" + v + "'");
   }
-  return x;
+  return *x;
 }
 
 int64_t Options::integer(const std::string& key) const {

@@ -400,7 +400,8 @@ TEST(SearchFactory, RejectsUnknownNamesAndOptions) {
   std::string bad_key = error_of("beam:depth=3");
   EXPECT_NE(bad_key.find("unknown option 'depth'"), std::string::npos) << bad_key;
   EXPECT_NE(bad_key.find("width"), std::string::npos) << bad_key;
-  EXPECT_NE(error_of("beam:width=abc").find("needs a number"), std::string::npos);
+  EXPECT_NE(error_of("beam:width=abc").find("needs a decimal number"), std::string::npos);
+  EXPECT_NE(error_of("beam:width=0x10").find("needs a decimal number"), std::string::npos);
   EXPECT_NE(error_of("beam:width=2.5").find("integer"), std::string::npos);
   EXPECT_NE(error_of("beam:width=0").find("width"), std::string::npos);
   EXPECT_NE(error_of("beam:width").find("key=value"), std::string::npos);
