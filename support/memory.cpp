@@ -22,7 +22,9 @@ int64_t resident_bytes() {
   return static_cast<int64_t>(resident) * ::sysconf(_SC_PAGESIZE);
 }
 
-int64_t default_memory_budget() {
+namespace {
+
+int64_t memory_limit() {
   int64_t limit = static_cast<int64_t>(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
   if (limit <= 0) limit = int64_t(1) << 32;
   std::ifstream cgroup("/sys/fs/cgroup/memory.max");
@@ -33,7 +35,14 @@ int64_t default_memory_budget() {
   struct rlimit address_space {};
   if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY)
     limit = std::min<int64_t>(limit, static_cast<int64_t>(address_space.rlim_cur));
-  return limit / 2;
+  return limit;
+}
+
+}  // namespace
+
+int64_t default_memory_budget() {
+  static const int64_t budget = memory_limit() / 2;  // the limits do not change while it runs
+  return budget;
 }
 
 }  // namespace candor::support
