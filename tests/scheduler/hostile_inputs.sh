@@ -18,6 +18,9 @@ expect_error "--budget: nodes needs a decimal integer of at least 1, got '1.5'" 
 expect_error "--budget: time given twice" "$candor" block block.bb --budget time=1s,time=2s
 expect_error "--budget: memory needs a size" "$candor" block block.bb --budget memory=12parsecs
 
+# Numeric options are decimal (CLI11 alone reads 0x10 as 16).
+expect_error "--runs: needs a decimal number, got '0x3'" "$candor" search box_blur --runs 0x3 --no-measure
+
 # A block whose pairwise order choices cannot fit: refused before memory runs out.
 python3 -c "print('\n'.join('i%d 1%s' % (i, ' i%d' % (i - 1) if i else '') for i in range(10000)))" > huge.bb
 (ulimit -v 8000000; expect_error "the space is too large for this machine" "$candor" block huge.bb --budget time=5s)

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "machine.h"
+#include "tools/strict_numbers.h"
 
 namespace mh = candor::models::halide;
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
                  "(for a machine other processes share)")
       ->capture_default_str()->check(CLI::Range(1, 20));
   app.add_flag("--quiet,-q", quiet, "Print only the output path");
+  candor::cli::require_decimal_numbers(app);
   CLI11_PARSE(app, argc, argv);
 
   try {

@@ -2,6 +2,7 @@
 #include <exception>
 
 #include "commands.h"
+#include "tools/strict_numbers.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"candor: constraint-based candidate-space search for schedules"};
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   candor::cli::register_measure_command(app, exit_status);
   candor::cli::register_model_command(app, exit_status);
 #endif
+  candor::cli::require_decimal_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

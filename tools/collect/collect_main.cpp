@@ -31,6 +31,7 @@
 #include "models/halide/machine.h"
 #include "pipelines.h"
 #include "sample.h"
+#include "tools/strict_numbers.h"
 
 namespace {
 
@@ -289,6 +290,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--machine", o.machine, "machine description (default: build/machine.json, calibrated if missing)");
   app.add_option("--worker", o.worker, "the candor executable (default: the one beside candor_collect)");
+  candor::cli::require_decimal_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

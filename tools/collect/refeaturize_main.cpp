@@ -10,6 +10,7 @@
 
 #include "models/halide/machine.h"
 #include "refeaturize.h"
+#include "tools/strict_numbers.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"Recompute the features, cost terms and analytic predictions of measured samples "
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   app.add_option("input", input, "the dataset to read (JSON lines)")->required()->check(CLI::ExistingFile);
   app.add_option("output", output, "the dataset to write")->required();
   app.add_option("--machine", machine_path, "machine description (default: build/machine.json, calibrated if missing)");
+  candor::cli::require_decimal_numbers(app);
   CLI11_PARSE(app, argc, argv);
   try {
     if (machine_path.empty()) machine_path = candor::models::halide::default_machine_path();
