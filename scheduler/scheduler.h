@@ -85,8 +85,8 @@ class KernelScheduler {
   // computed and stored), then the first of each structure (every choice but the tile sizes:
   // placements and which stages run parallel, vectorized, unrolled), then the rest, each group
   // in the given order. The top of a search is mostly one structure's tile sizes, which the
-  // model ranks close and measure within a few percent of each other (lens_blur,
-  // local_laplacian, bilateral_grid: 0.97-1.02 of the first in stop 26's journals); another
+  // model ranks close and measure within a few percent of each other (on lens_blur,
+  // local_laplacian and bilateral_grid, 0.97-1.02 of the first); another
   // structure, above all another placement, is where the model errs most.
   std::vector<size_t> measuring_order(const std::vector<ScheduledCandidate>& candidates) const;
   // The space its candidates live in (to describe them as dataset samples).

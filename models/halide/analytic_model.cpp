@@ -585,7 +585,7 @@ class Evaluator {
           // 32 x 8 pixels computes 44 x 20 points a tile), once per pass of its slide. A
           // single reader's window is still priced as one slide over the whole Func: priced
           // per tile too, box_blur's blur_x (32 x 18 points per 32 x 16 pixels) lost to a
-          // strip schedule that ran 1.55x as long, which the model underprices (stop 53).
+          // strip schedule that ran 1.55x as long, which the model underprices.
           for (const auto& e : extents_under(i, c, host_lengths(false))) pts += product(e);
           pts *= coarser;
         } else {
@@ -1492,7 +1492,7 @@ class Evaluator {
   // reloaded around every register tile), alone on one thread: 32-vector productions ran as
   // the 2x2 ones, 64-vector ones 1.07-1.13x, 128-vector ones 1.23x. A buffer read at several
   // offsets along the host's vectors (max_filter's x + dx) stays on the stack: priced as
-  // registers, max_filter's pick ran 1.06-1.07x as long as the one pricing its loads (stop 62).
+  // registers, max_filter's pick ran 1.06-1.07x as long as the one pricing its loads.
   // The buffers a host's subtiles hold in registers share the file with the host's own
   // unrolled tile: harris's sum_xy and sum_yy per 64 x 4 output pixels (16 AVX-512 vectors
   // each, beside the output's 16) made it 1.32x as long as with them inlined, not faster.
@@ -1905,7 +1905,7 @@ class Evaluator {
     // An unfolded window's stores walk through the allocations of every unfolded window beside
     // it, from one strip to the next: max_filter's two sliding down strips of 256 rows hold
     // 2.2 MB a core, past a 2 MiB L2, and ran 1.04-1.05x as long as in strips of 64 rows
-    // (0.7 MB), which compute a fifth more of them (stop 62).
+    // (0.7 MB), which compute a fifth more of them.
     const double out_total =
         s.where == Where::Root ? std::max(double(fi.points()) * fi.bytes_per_point, streamed)
                                : (s.unfolded ? unfolded_allocations_beside(f) : s.buffer_bytes) * m_.cores;

@@ -729,8 +729,8 @@ MachineDescription calibrate(const CalibrationOptions& o) {
                         b.all_cores < 1.5 * b.one_core;
          ++retry)
       b.all_cores = std::max(b.all_cores, rk.bandwidth(chunk, m.cores, target_bytes, target, o.repeats));
-    // Still contended: every rate measured on all cores is suspect (stop 20's machine file
-    // read the 8-accumulator register tile at 57 G ops/s against 106 on an idle machine).
+    // Still contended: every rate measured on all cores is suspect (a contended calibration
+    // can read the 8-accumulator register tile at half its idle rate).
     if (m.cores > 1 && b.bytes <= m.l2_bytes * m.cores && b.all_cores < 1.5 * b.one_core)
       std::cerr << "calibration: warning: " << name << " reads no faster on " << m.cores
                 << " cores than on one: another process is using the cores, and the machine description will "

@@ -256,7 +256,7 @@ def main():
                 continue
             bx, bt, bo, by, lo, hi = batch([i for p in group for i in by_pipeline[p]])
             # The loss sees the free prediction: a ranking loss on the banded one ordered fewer
-            # held-out and near-optimal app pairs (models/learned/README.md, stop 46).
+            # held-out and near-optimal app pairs (models/learned/README.md).
             logp = torch.log(model(bx, bt, bo, len(by)))
             loss = ((logp - by) ** 2).mean()
             if args.prior_weight > 0:

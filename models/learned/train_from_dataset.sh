@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The learned model's bag from the dataset in the repository (models/learned/README.md, "Training
-# (reproducible)"), as stops 59-64 trained it: every training pool refeaturized with this
+# (reproducible)"), as the shipped weights were trained: every training pool refeaturized with this
 # build's featurization and analytic model (refeaturize_pools.sh), then a bag of four members
 # (train_bagged.sh, prior weight 30) and its evaluation (eval_from_dataset.sh: OUT.eval.json,
 # and printed). About 10 minutes on two cores.

@@ -1542,7 +1542,7 @@ TEST(AnalyticModel, AnInlinedFuncLoadsWhatItReadsAtEveryCallSite) {
 // LLVM unrolls one rolled two-trip loop in time to keep the accumulators in registers, not
 // two nested ones: depthwise_separable_conv's pointwise update in tiles of 2 vectors of
 // channels by 2 x 2 pixels ran 1.9x as long with both pixel loops rolled as with either one
-// unrolled (the whole pipeline on one thread of the Xeon of stop 49), where the model had
+// unrolled (the whole pipeline on one thread of a Xeon), where the model had
 // priced all three alike.
 TEST(AnalyticModel, TwoRolledLoopsOfARegisterTileAreALoopInsideTheReduction) {
   const auto unrolled = pointwise_register_tile(2, 2, 2, "YES", "YES"),
@@ -1559,7 +1559,7 @@ TEST(AnalyticModel, TwoRolledLoopsOfARegisterTileAreALoopInsideTheReduction) {
 // A register tile's reduction short enough for the core to run ahead into the next tile's
 // keeps more chains in flight than the tile holds accumulators: depthwise_separable_conv's
 // depthwise update (a 3 x 3 reduction) as a tile of 2 x 2 pixels runs near the FMA peak, as
-// tiles of 4 accumulators did over 8 steps in the pointwise (alone, on the Xeon of stop 52).
+// tiles of 4 accumulators did over 8 steps in the pointwise (alone, on a Xeon).
 // The calibrated rates are of 256-step reductions, where the overlap is small.
 TEST(AnalyticModel, AShortReductionRunsBesideTheNextTilesReduction) {
   const AppSpace app("depthwise_separable_conv", Halide::Target(recorded_machine().halide_target));
@@ -1620,7 +1620,8 @@ TEST(AnalyticModel, ASmallProductionReadAtConstantIndicesLivesInRegisters) {
 // A window stored per tile of its host starts afresh in each tile: it computes the tile's
 // whole footprint, its halo included, then slides over the tile's bands. max_filter's
 // input_clamped slid over tiles of 32 x 8 output pixels (44 x 20 points a tile) was priced as
-// if it slid over the whole image, and that pick ran 1.17-1.28x as long as stop 52's (stop 53).
+// if it slid over the whole image, and that pick ran 1.17-1.28x as long as the one priced
+// per tile.
 TEST(AnalyticModel, AWindowStoredPerTileComputesEachTilesHalo) {
   const AppSpace app("max_filter");
   const mh::AnalyticModel model(machine());
@@ -1644,13 +1645,13 @@ TEST(AnalyticModel, AWindowStoredPerTileComputesEachTilesHalo) {
 // A small buffer its reader loads at several offsets along the vector dimension stays on the
 // stack (each load straddles two of its vectors): max_filter's output reads vert_max_3 at
 // x - 4 ... x + 4, and computed per 16 x 8 pixels (24 x 13 floats) the assembly stores and
-// reloads it. Priced as registers (stops 52-61), the reader's 18 loads a vector from it cost
+// reloads it. Priced as registers, the reader's 18 loads a vector from it would cost
 // nothing, and the analytic pick, with vert_max_3 per subtile, ran 1.06-1.07x as long as the
-// pick pricing them as loads (stop 62, on the 2-core Xeon).
+// pick pricing them as loads (on a 2-core Xeon).
 TEST(AnalyticModel, ABufferReadAtOffsetsAlongItsReadersVectorsStaysInMemory) {
   const mh::MachineDescription m = recorded_machine_with_avx512();  // whose registers would hold it
   const AppSpace app("max_filter", Halide::Target(m.halide_target));
-  // Stop 52's 30 s pick, vert_max_3 and its host decided.
+  // A 30 s pick of the model that priced the buffer as registers: vert_max_3 and its host decided.
   std::vector<std::pair<std::string, std::string>> pins = {
       {"location(vert_max_3)", "SUBTILE"}, {"host(vert_max_3)", "max_filter"}, {"location(vert_max_2)", "TILE"},
       {"host(vert_max_2)", "max_filter"},  {"location(vert_max_1)", "INLINE"}, {"location(input_clamped)", "TILE"},
@@ -1675,7 +1676,7 @@ TEST(AnalyticModel, ABufferReadAtOffsetsAlongItsReadersVectorsStaysInMemory) {
 // The buffers a host's subtiles keep in registers share the register file with the host's
 // own unrolled tile: harris's output per 64 x 4 pixels (16 AVX-512 vectors) holds sum_xy's 16
 // vectors beside it, but not sum_yy's too (with both, it ran 1.32x as long as with the sums
-// inlined: stop 54's harris_variants).
+// inlined).
 TEST(AnalyticModel, BuffersInRegistersShareTheFileWithTheirHostsTile) {
   const mh::MachineDescription m = recorded_machine_with_avx512();
   const AppSpace app("harris", Halide::Target(m.halide_target));
