@@ -39,10 +39,16 @@ void CpuObjective::set_threads(int threads) {
   threads_ = threads > 0 ? threads : every_core();
 }
 
+models::halide::EvaluationCache& CpuObjective::cache(size_t share) const {
+  if (caches_.size() <= share) caches_.resize(share + 1);
+  if (!caches_[share]) caches_[share] = std::make_unique<models::halide::EvaluationCache>();
+  return *caches_[share];
+}
+
 double CpuObjective::cost(const Space& space, const Candidate& c) const {
-  if (!learned_) return model_.predict(cpu(space).kernel(), cpu(space).view(c));
+  if (!learned_) return model_.explain(cpu(space).kernel(), cpu(space).view(c), cache(0)).seconds;
   std::vector<double> out;
-  learned_->predict(cpu(space).kernel(), {cpu(space).view(c)}, out, &timing_);
+  learned_->predict(cpu(space).kernel(), {cpu(space).view(c)}, out, &timing_, &cache(0));
   return out[0];
 }
 
@@ -57,15 +63,17 @@ double CpuObjective::lower_bound(const Space& space, const Candidate& c) const {
 double CpuObjective::estimate(const Space& space, const Candidate& c) const { return cost(space, c); }
 
 void CpuObjective::estimate_range(const Space& space, const std::vector<const Candidate*>& batch, size_t begin,
-                                  size_t end, std::vector<double>& out, models::learned::PredictTiming& timing) const {
+                                  size_t end, std::vector<double>& out, models::learned::PredictTiming& timing,
+                                  models::halide::EvaluationCache& cache) const {
   std::vector<models::halide::ScheduleView> views;
   views.reserve(end - begin);
   for (size_t i = begin; i < end; ++i) views.push_back(cpu(space).view(*batch[i]));
   std::vector<double> part;
   if (learned_) {
-    learned_->predict(cpu(space).kernel(), views, part, &timing);
+    learned_->predict(cpu(space).kernel(), views, part, &timing, &cache);
   } else {
-    model_.predict(cpu(space).kernel(), views, part);
+    for (const models::halide::ScheduleView& v : views)
+      part.push_back(model_.explain(cpu(space).kernel(), v, cache).seconds);
   }
   std::copy(part.begin(), part.end(), out.begin() + std::ptrdiff_t(begin));
 }
@@ -79,20 +87,21 @@ void CpuObjective::estimate_batch(const Space& space, const std::vector<const Ca
   const size_t shares = std::max<size_t>(1, std::min<size_t>(size_t(threads_), batch.size() / kMinShare));
   std::vector<models::learned::PredictTiming> timings(shares);
   std::vector<std::exception_ptr> errors(shares);
+  for (size_t k = 0; k < shares; ++k) cache(k);  // made here: the threads only read caches_
   std::vector<std::thread> helpers;
   auto bounds = [&](size_t k) { return std::make_pair(batch.size() * k / shares, batch.size() * (k + 1) / shares); };
   for (size_t k = 1; k < shares; ++k)
     helpers.emplace_back([&, k] {
       try {
         const auto [begin, end] = bounds(k);
-        estimate_range(space, batch, begin, end, out, timings[k]);
+        estimate_range(space, batch, begin, end, out, timings[k], *caches_[k]);
       } catch (...) {
         errors[k] = std::current_exception();
       }
     });
   try {
     const auto [begin, end] = bounds(0);
-    estimate_range(space, batch, begin, end, out, timings[0]);
+    estimate_range(space, batch, begin, end, out, timings[0], *caches_[0]);
   } catch (...) {
     errors[0] = std::current_exception();
   }

@@ -59,10 +59,15 @@ class CpuObjective : public Objective {
   std::optional<models::learned::LearnedCostModel> learned_;
   int threads_;
   mutable models::learned::PredictTiming timing_;  // searches call the objective from one thread
+  // What a thread's evaluations of the search's views share, by the share of a batch it
+  // predicts (the first also for single candidates).
+  mutable std::vector<std::unique_ptr<models::halide::EvaluationCache>> caches_;
+  models::halide::EvaluationCache& cache(size_t share) const;
 
   // Views and predictions of batch[begin, end) into out[begin, end) (out already sized).
   void estimate_range(const Space& space, const std::vector<const Candidate*>& batch, size_t begin, size_t end,
-                      std::vector<double>& out, models::learned::PredictTiming& timing) const;
+                      std::vector<double>& out, models::learned::PredictTiming& timing,
+                      models::halide::EvaluationCache& cache) const;
 };
 
 }  // namespace candor::scheduler

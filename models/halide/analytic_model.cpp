@@ -5,12 +5,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <map>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <type_traits>
 
+#include "kernel_index.h"
 #include "traversal.h"
 #include "view_util.h"
 
@@ -185,12 +186,44 @@ struct RootPlacements {
   std::map<std::vector<int64_t>, Placed> placed;  // by root_placement_key
 };
 
+}  // namespace
+
+// The index of the kernel the views belong to, and the Funcs placed at the root so far.
+struct EvaluationCache::Shared {
+  const hb::KernelDescription* kd = nullptr;
+  size_t funcs = 0, edges = 0;
+  std::unique_ptr<KernelIndex> index;
+  RootPlacements roots;
+};
+
+EvaluationCache::EvaluationCache() : shared_(std::make_unique<Shared>()) {}
+EvaluationCache::~EvaluationCache() = default;
+
+EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription& kd) {
+  Shared& s = *shared_;
+  if (s.kd != &kd || s.funcs != kd.funcs.size() || s.edges != kd.edges.size() || !s.index) {
+    s.roots.placed.clear();
+    s.index = std::make_unique<KernelIndex>(kd);
+    s.kd = &kd;
+    s.funcs = kd.funcs.size();
+    s.edges = kd.edges.size();
+  }
+  // Each entry holds a Func's state (a few hundred bytes): start afresh past this many.
+  constexpr size_t kMaxRootPlacements = 1 << 15;
+  if (s.roots.placed.size() > kMaxRootPlacements) s.roots.placed.clear();
+  return s;
+}
+
+namespace {
+
 class Evaluator {
  public:
-  Evaluator(const hb::KernelDescription& kd, const ScheduleView& view, const MachineDescription& m,
-            const AnalyticModelOptions& o, RootPlacements* memo = nullptr)
-      : kd_(kd), m_(m), o_(o), fv_(index_view(view)), memo_(memo) {
-    for (size_t i = 0; i < kd_.funcs.size(); ++i) index_[kd_.funcs[i].name] = int(i);
+  Evaluator(const hb::KernelDescription& kd, const KernelIndex& ki, const ScheduleView& view,
+            const MachineDescription& m, const AnalyticModelOptions& o, RootPlacements* memo = nullptr)
+      : kd_(kd), ki_(ki), m_(m), o_(o), memo_(memo) {
+    views_.assign(kd_.funcs.size(), nullptr);
+    for (const FuncView& fv : view.funcs)
+      if (const int i = ki_.func(fv.name); i >= 0) views_[size_t(i)] = &fv;
     state_.resize(kd_.funcs.size());
   }
 
@@ -211,17 +244,36 @@ class Evaluator {
 
  private:
   const hb::KernelDescription& kd_;
+  const KernelIndex& ki_;
   const MachineDescription& m_;
   const AnalyticModelOptions& o_;
-  std::map<std::string, const FuncView*> fv_;
+  std::vector<const FuncView*> views_;  // by Func (null: the view does not mention it)
   RootPlacements* memo_;
-  std::map<std::string, int> index_;
   std::vector<FuncState> state_;
   mutable std::vector<std::vector<char>> read_paths_;  // reaches(), filled on first use
   // Caches of what depends on where Funcs are placed, cleared when one is placed (forget_placements).
   mutable std::map<int, std::set<std::string>> root_buffers_read_;  // root_buffers_read(), by Func
-  mutable std::map<std::tuple<int, int, std::vector<double>>, std::map<std::string, LineFootprint>>
-      root_boxes_;  // root_boxes(), by stage and loop lengths
+  // root_boxes(), by stage and loop lengths; looked up without copying the lengths.
+  struct StageLengths {
+    int f = 0, stage = 0;
+    const std::vector<double>* len = nullptr;
+    bool operator<(const StageLengths& o) const {
+      return f != o.f ? f < o.f : stage != o.stage ? stage < o.stage : *len < *o.len;
+    }
+  };
+  struct StageLengthsKey {
+    int f = 0, stage = 0;
+    std::vector<double> len;
+    StageLengths probe() const { return {f, stage, &len}; }
+  };
+  struct ByStageLengths {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const { return probe(a) < probe(b); }
+    static StageLengths probe(const StageLengths& p) { return p; }
+    static StageLengths probe(const StageLengthsKey& k) { return k.probe(); }
+  };
+  mutable std::map<StageLengthsKey, BufferBoxes, ByStageLengths> root_boxes_;
 
   // group_row_streams(), by host and its emitted nest (loop, iterations, ...), and its guests.
   mutable std::map<std::pair<std::vector<double>, std::vector<int>>, double> group_streams_;
@@ -231,14 +283,8 @@ class Evaluator {
     group_streams_.clear();
   }
 
-  const FuncView* view_of(const std::string& name) const {
-    auto it = fv_.find(name);
-    return it == fv_.end() ? nullptr : it->second;
-  }
-  int find(const std::string& name) const {
-    auto it = index_.find(name);
-    return it == index_.end() ? -1 : it->second;
-  }
+  const FuncView* view_of(int f) const { return views_[size_t(f)]; }
+  int find(const std::string& name) const { return ki_.func(name); }
   // Stage `stage` (0: pure, k: update k-1) of Func f, or null.
   const hb::StageInfo* stage_info(int f, int stage) const {
     for (const hb::StageInfo& st : kd_.funcs[f].stages)
@@ -270,8 +316,8 @@ class Evaluator {
   std::vector<std::vector<double>> extents_needed(int p, const std::map<int, std::vector<std::vector<double>>>& len) const {
     const hb::FuncInfo& pf = kd_.funcs[p];
     std::vector<double> arg_w(pf.args.size(), 0.0);
-    for (const hb::Edge* e : kd_.edges_from(pf.name)) {
-      const auto it = len.find(find(e->consumer));
+    for (const hb::Edge* e : ki_.edges_from(p)) {
+      const auto it = len.find(ki_.consumer(*e));
       if (it == len.end() || e->consumer_stage < 0 || e->consumer_stage >= int(it->second.size())) continue;
       const auto w = footprint(*e, it->second[e->consumer_stage]);
       for (size_t d = 0; d < w.size() && d < arg_w.size(); ++d) arg_w[d] = std::max(arg_w[d], w[d]);
@@ -456,7 +502,7 @@ class Evaluator {
     const hb::StageInfo& st = kd_.funcs[c].stages[0];
     std::vector<bool> moves(st.loops.size(), false);
     if (read) *read = false;
-    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[c].name, st.index)) {
+    for (const hb::Edge* e : ki_.edges_into(c, st.index)) {
       if (e->producer != kd_.funcs[p].name) continue;
       if (read) *read = true;
       for (const hb::AccessDim& a : e->footprint)
@@ -507,8 +553,8 @@ class Evaluator {
   // (the lowered statement), and only the last is not read by another sliding Func.
   bool read_by_a_sliding_window(int p, int c, int depth = 0) const {
     if (depth > 32) return false;
-    for (const hb::Edge* e : kd_.edges_from(kd_.funcs[p].name)) {
-      const int q = find(e->consumer);
+    for (const hb::Edge* e : ki_.edges_from(p)) {
+      const int q = ki_.consumer(*e);
       if (q < 0 || q == p || !state_[q].resolved) continue;
       if (state_[q].where == Where::Inline ? read_by_a_sliding_window(q, c, depth + 1)
                                            : state_[q].sliding && state_[q].host == c)
@@ -533,7 +579,7 @@ class Evaluator {
   // resolved consumers; fills `s` (not yet the stage costs).
   void place(int i, Where w, bool sliding, int host, FuncState& s) const {
     const hb::FuncInfo& f = kd_.funcs[i];
-    const FuncView* fv = view_of(f.name);
+    const FuncView* fv = view_of(i);
     s = FuncState();
     s.resolved = true;
     s.where = w;
@@ -644,7 +690,7 @@ class Evaluator {
     FuncState& s = state_[i];
     if (s.where == Where::Inline) return;
     const hb::FuncInfo& f = kd_.funcs[i];
-    const FuncView* fv = view_of(f.name);
+    const FuncView* fv = view_of(i);
     for (size_t k = 0; k < f.stages.size(); ++k) {
       const StageView* sv = stage_view(fv, f.stages[k].index);
       if (!sv) continue;
@@ -679,7 +725,7 @@ class Evaluator {
 
   void resolve(int i) {
     const hb::FuncInfo& f = kd_.funcs[i];
-    const FuncView* fv = view_of(f.name);
+    const FuncView* fv = view_of(i);
     struct Option {
       Where where;
       bool sliding;
@@ -772,8 +818,8 @@ class Evaluator {
     }
     double t = 0;
     const auto ops = weighted_ops(kd_.funcs[i].stages[0].ops);
-    for (const hb::Edge* e : kd_.edges_from(kd_.funcs[i].name)) {
-      const int c = find(e->consumer);
+    for (const hb::Edge* e : ki_.edges_from(i)) {
+      const int c = ki_.consumer(*e);
       if (c < 0 || !state_[c].resolved) continue;
       const hb::StageInfo* cst = stage_info(c, e->consumer_stage);
       const double per = cst ? inline_evals(*e, std::vector<double>(cst->loops.size(), 1.0)) : e->calls;
@@ -788,8 +834,8 @@ class Evaluator {
     const FuncState& s = state_[f];
     if (s.where != Where::Inline) return s.productions * product(s.extents[stage]);
     double n = 0;
-    for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
-      const int c = find(e->consumer);
+    for (const hb::Edge* e : ki_.edges_from(f)) {
+      const int c = ki_.consumer(*e);
       if (c >= 0 && state_[c].resolved) n += evaluations(c, e->consumer_stage) * e->calls;
     }
     return n;
@@ -825,11 +871,11 @@ class Evaluator {
     for (const hb::StageInfo& st : fi.stages)
       if (st.index == stage)
         for (const auto& [t, n] : weighted_ops(st.ops)) ops[t] += n * scale;
-    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
+    for (const hb::Edge* e : ki_.edges_into(f, stage)) {
       if (e->producer == fi.name) continue;
       if (clamp_ops) *clamp_ops += partitioned_clamp_ops(*e, depth > 0 ? -1 : vector_loop) * scale;
       if (e->producer_is_input || depth > 32) continue;
-      const int p = find(e->producer);
+      const int p = ki_.producer(*e);
       if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline)
         stage_ops(p, 0, ops, inlined_region(*e, p, len), depth + 1, clamp_ops);
     }
@@ -875,8 +921,8 @@ class Evaluator {
     const FuncState& s = state_[f];
     if (s.where == Where::Inline) {
       // Evaluated wherever its consumers are: take the first resolved consumer's context.
-      for (const hb::Edge* e : kd_.edges_from(kd_.funcs[f].name)) {
-        const int c = find(e->consumer);
+      for (const hb::Edge* e : ki_.edges_from(f)) {
+        const int c = ki_.consumer(*e);
         if (c >= 0 && state_[c].resolved) return compute_seconds_per_point(ops, c, e->consumer_stage);
       }
       return 0;
@@ -885,7 +931,7 @@ class Evaluator {
     for (; k < kd_.funcs[f].stages.size(); ++k)
       if (kd_.funcs[f].stages[k].index == stage) break;
     const bool vec = k < s.choice.size() && s.choice[k].vectorize;
-    const StageView* sv = stage_view(view_of(kd_.funcs[f].name), stage);
+    const StageView* sv = stage_view(view_of(f), stage);
     const int vw = sv && sv->vector_width > 0 ? sv->vector_width : kd_.funcs[f].vector_width;
     double t = 0;
     for (const auto& [type, n] : ops) {
@@ -932,7 +978,7 @@ class Evaluator {
     double stride = 0, dim_stride = 1;
     std::vector<hb::Range> shape;
     if (e.producer_is_input) {
-      const hb::InputInfo* in = kd_.find_input(e.producer);
+      const hb::InputInfo* in = ki_.input(e);
       if (!in) return 0;
       shape = in->shape();
     } else if (p >= 0) {
@@ -947,7 +993,7 @@ class Evaluator {
   }
   int element_bytes(const hb::Edge& e, int p) const {
     if (e.producer_is_input) {
-      const hb::InputInfo* in = kd_.find_input(e.producer);
+      const hb::InputInfo* in = ki_.input(e);
       return in ? in->type.bytes() : 4;
     }
     return p >= 0 ? std::max(1, kd_.funcs[p].bytes_per_point) : 4;
@@ -970,12 +1016,12 @@ class Evaluator {
     };
     const std::string& name = kd_.funcs[f].name;
     std::vector<Read> todo;
-    for (const hb::Edge* e : kd_.edges_into(name, stage)) todo.push_back({e, len0, step0, 1.0});
+    for (const hb::Edge* e : ki_.edges_into(f, stage)) todo.push_back({e, len0, step0, 1.0});
     for (size_t q = 0; q < todo.size() && q < 256; ++q) {
       const hb::Edge* e = todo[q].e;
       const std::vector<double> len = todo[q].len, step = todo[q].step;
       const double evals = todo[q].evals;
-      const int p = e->producer_is_input ? -1 : find(e->producer);
+      const int p = e->producer_is_input ? -1 : ki_.producer(*e);
       if (p >= 0 && e->producer != name && state_[p].where == Where::Inline) {
         std::vector<double> plen, pstep;
         const auto w = footprint(*e, len);
@@ -986,7 +1032,7 @@ class Evaluator {
           pstep.push_back(arg ? moved[l.arg_index] : 0.0);
         }
         const double per_point = inline_evals(*e, std::vector<double>(len.size(), 1.0));
-        for (const hb::Edge* e2 : kd_.edges_into(e->producer, 0)) todo.push_back({e2, plen, pstep, evals * per_point});
+        for (const hb::Edge* e2 : ki_.edges_into(p, 0)) todo.push_back({e2, plen, pstep, evals * per_point});
         continue;
       }
       if constexpr (std::is_invocable_v<Visit, const hb::Edge&, int, const std::vector<double>&,
@@ -1033,8 +1079,8 @@ class Evaluator {
     // clamp clamps to at run time), not merely what the pipeline reads of it.
     const std::vector<hb::Range>* shape = nullptr;
     if (!e.producer_is_input) {
-      if (const int p = find(e.producer); p >= 0) shape = &kd_.funcs[p].region;
-    } else if (const hb::InputInfo* in = kd_.find_input(e.producer)) {
+      if (const int p = ki_.producer(e); p >= 0) shape = &kd_.funcs[p].region;
+    } else if (const hb::InputInfo* in = ki_.input(e)) {
       shape = in->estimate.empty() ? &in->shape() : &in->estimate;
     }
     if (!shape || k < 0 || k >= int(reader.size()) || d >= shape->size()) return std::nullopt;
@@ -1050,7 +1096,7 @@ class Evaluator {
     LaneByLane n;
     if (!st || depth > 32) return n;
     n.divisions = st->ops.variable_div;
-    for (const hb::Edge* e : kd_.edges_into(fi.name, stage)) {
+    for (const hb::Edge* e : ki_.edges_into(f, stage)) {
       if (e->producer == fi.name) continue;
       // The producer's dimension the vector loop walks, and whether its coordinate is clamped.
       int walked = -1;
@@ -1070,7 +1116,7 @@ class Evaluator {
             if (const auto past = reads_past_last(*e, f, *st, d)) reads_above = *past;
         }
       }
-      const int p = e->producer_is_input ? -1 : find(e->producer);
+      const int p = e->producer_is_input ? -1 : ki_.producer(*e);
       if (p >= 0 && state_[p].resolved && state_[p].where == Where::Inline) {
         const double evals = inline_evals(*e, std::vector<double>(st->loops.size(), 1.0));
         int producer_loop = -1;  // the inlined Func's loop over that dimension
@@ -1191,7 +1237,7 @@ class Evaluator {
   bool carries_a_dependency(int f, int stage, int loop) const {
     const hb::StageInfo* st = stage_info(f, stage);
     if (!st || loop < 0 || loop >= int(st->loops.size()) || st->loops[loop].is_pure) return false;
-    for (const hb::Edge* e : kd_.edges_into(kd_.funcs[f].name, stage)) {
+    for (const hb::Edge* e : ki_.edges_into(f, stage)) {
       if (e->producer != kd_.funcs[f].name) continue;
       for (const hb::AccessDim& a : e->footprint)
         if (a.affine && loop < int(a.coeffs.size()) && a.coeffs[loop].num != 0 && a.width() > 1) return true;
@@ -1201,7 +1247,7 @@ class Evaluator {
 
   // Bytes of a root buffer (an input, or a Func computed at the root) by name.
   double root_buffer_bytes(const std::string& name) const {
-    if (const hb::InputInfo* in = kd_.find_input(name)) {
+    if (const hb::InputInfo* in = ki_.input(name)) {
       double bytes = in->type.bytes();
       for (const hb::Range& r : in->shape()) bytes *= double(r.extent());
       return bytes;
@@ -1330,9 +1376,9 @@ class Evaluator {
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
   const std::map<std::string, LineFootprint>& root_boxes(int f, int stage, const std::vector<double>& len) const {
-    auto [it, added] = root_boxes_.try_emplace(std::make_tuple(f, stage, len));
-    if (added) it->second = compute_root_boxes(f, stage, len);
-    return it->second;
+    const StageLengths probe{f, stage, &len};
+    if (const auto it = root_boxes_.find(probe); it != root_boxes_.end()) return it->second;
+    return root_boxes_.emplace(StageLengthsKey{f, stage, len}, compute_root_boxes(f, stage, len)).first->second;
   }
 
   std::map<std::string, LineFootprint> compute_root_boxes(int f, int stage, const std::vector<double>& len) const {
@@ -1363,7 +1409,7 @@ class Evaluator {
     for (const auto& [name, w] : box) {
       std::vector<double> shape;
       int elem = 4;
-      if (const hb::InputInfo* in = kd_.find_input(name)) {
+      if (const hb::InputInfo* in = ki_.input(name)) {
         shape = extents(in->shape());
         elem = in->type.bytes();
       } else if (const int p = find(name); p >= 0) {
@@ -1404,7 +1450,7 @@ class Evaluator {
     if (!added) return memo->second;
     std::vector<std::vector<double>> back = hs.extents;
     double streams = open_row_streams(nest, hs.extents[0].size(),
-                                      [&](const std::vector<double>& len) { return root_boxes(h, hst.index, len); },
+                                      [&](const std::vector<double>& len) -> const auto& { return root_boxes(h, hst.index, len); },
                                       &back[0]);
     const auto& own = root_boxes(h, hst.index, back[0]);
     std::map<std::string, double> guest_rows;  // buffers h itself does not touch
@@ -1530,7 +1576,7 @@ class Evaluator {
     const FuncState& hs = state_[h];
     if (hs.choice.empty() || hs.extents.empty()) return false;
     const StageChoice& hc = hs.choice[0];
-    for (const hb::Edge* e : kd_.edges_from(pi.name)) {
+    for (const hb::Edge* e : ki_.edges_from(p)) {
       if (e->consumer != kd_.funcs[h].name || e->consumer_stage != 0) return false;
       // Read at several offsets along the host's vectors (max_filter's x + dx): the vectors
       // straddle the buffer's, so it stays on the stack and every read is a load.
@@ -1576,7 +1622,7 @@ class Evaluator {
     const hb::StageInfo& st = fi.stages[k];
     const StageChoice& ch = s.choice[k];
     const std::vector<double>& ext = s.extents[k];
-    const StageView* sv = stage_view(view_of(fi.name), stage);
+    const StageView* sv = stage_view(view_of(f), stage);
     StageCost c;
     c.func = fi.name;
     c.stage = stage;
@@ -1688,7 +1734,7 @@ class Evaluator {
         : top != f || k == 0
             ? group_row_streams(top)
             : open_row_streams(emitted_nest(ch, st, ext), ext.size(),
-                               [&](const std::vector<double>& len) { return root_boxes(f, stage, len); });
+                               [&](const std::vector<double>& len) -> const auto& { return root_boxes(f, stage, len); });
     const double dram_share = m_.row_stream_share(row_streams);
     const double l3_share = m_.row_stream_share(row_streams, true);
     std::map<std::pair<int, Where>, double> host_tiles;  // bytes_per_host_tile, once per tile kind
@@ -1820,7 +1866,7 @@ class Evaluator {
       double bytes = product(w);
       double total_bytes = 0, resident_bytes = 0;  // the buffer; what must fit to keep it cached
       if (e->producer_is_input) {
-        const hb::InputInfo* in = kd_.find_input(e->producer);
+        const hb::InputInfo* in = ki_.input(*e);
         bytes *= in ? in->type.bytes() : 4;
         total_bytes = in ? root_buffer_bytes(e->producer) : bytes;
         resident_bytes = std::max(total_bytes, streamed);
@@ -1893,7 +1939,7 @@ class Evaluator {
     if (m_.column_walk.all_cores > 0 && !ext.empty()) {
       const double l2_lines = double(m_.l2_bytes) / o_.cache_line_bytes;
       const auto walked = column_walk_lines(emitted_nest(ch, st, ext), ext.size(),
-                                            [&](const std::vector<double>& len) { return root_boxes(f, stage, len); },
+                                            [&](const std::vector<double>& len) -> const auto& { return root_boxes(f, stage, len); },
                                             m_.l2_geometry, l2_lines);
       for (const auto& [buffer, lines] : walked) {
         c.column_walk_lines += s.productions * lines;
@@ -1978,7 +2024,14 @@ AnalyticModel::AnalyticModel(MachineDescription machine, AnalyticModelOptions op
     : machine_(std::move(machine)), options_(options) {}
 
 Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const ScheduleView& view) const {
-  return Evaluator(kd, view, machine_, options_).run();
+  const KernelIndex index(kd);
+  return Evaluator(kd, index, view, machine_, options_).run();
+}
+
+Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const ScheduleView& view,
+                                  EvaluationCache& cache) const {
+  EvaluationCache::Shared& shared = cache.shared_for(kd);
+  return Evaluator(kd, *shared.index, view, machine_, options_, &shared.roots).run();
 }
 
 double AnalyticModel::predict(const hb::KernelDescription& kd, const ScheduleView& view) const {
@@ -1988,8 +2041,8 @@ double AnalyticModel::predict(const hb::KernelDescription& kd, const ScheduleVie
 void AnalyticModel::predict(const hb::KernelDescription& kd, const std::vector<ScheduleView>& views,
                             std::vector<double>& seconds) const {
   seconds.resize(views.size());
-  RootPlacements memo;
-  for (size_t i = 0; i < views.size(); ++i) seconds[i] = Evaluator(kd, views[i], machine_, options_, &memo).run().seconds;
+  EvaluationCache cache;
+  for (size_t i = 0; i < views.size(); ++i) seconds[i] = explain(kd, views[i], cache).seconds;
 }
 
 void predict(const hb::KernelDescription& kd, const std::vector<ScheduleView>& views,

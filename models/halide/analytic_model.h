@@ -33,6 +33,7 @@
 // complete) + overheads; pipeline time = sum over stages.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -139,11 +140,32 @@ struct Prediction {
   std::vector<StageCost> stages;  // non-inlined stages, the kernel description's order
 };
 
+// What evaluations of one kernel's views share: an integer index of the kernel and the Funcs
+// placed at the root, completed and priced, each kept under everything its price depends on
+// (so a cached evaluation equals a fresh one). Bounded; one per thread.
+class EvaluationCache {
+ public:
+  EvaluationCache();
+  ~EvaluationCache();
+  EvaluationCache(const EvaluationCache&) = delete;
+  EvaluationCache& operator=(const EvaluationCache&) = delete;
+
+  struct Shared;
+  // What the evaluations of `kd` share (reset when given another kernel).
+  Shared& shared_for(const halide_bridge::KernelDescription& kd);
+
+ private:
+  std::unique_ptr<Shared> shared_;
+};
+
 class AnalyticModel {
  public:
   explicit AnalyticModel(MachineDescription machine, AnalyticModelOptions options = {});
 
   Prediction explain(const halide_bridge::KernelDescription& kd, const ScheduleView& view) const;
+  // The same, reusing what `cache` holds from earlier views of the same kernel.
+  Prediction explain(const halide_bridge::KernelDescription& kd, const ScheduleView& view,
+                     EvaluationCache& cache) const;
   double predict(const halide_bridge::KernelDescription& kd, const ScheduleView& view) const;
   // Batched: seconds[i] for views[i].
   void predict(const halide_bridge::KernelDescription& kd, const std::vector<ScheduleView>& views,

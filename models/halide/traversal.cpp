@@ -33,49 +33,50 @@ LineFootprint line_footprint(const std::vector<double>& box, const std::vector<d
 }
 
 std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
-                         const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                         const BoxesOf& boxes,
                          const CacheGeometry& geometry, double capacity_lines) {
   std::vector<double> len(loops, 1.0);
-  std::map<std::string, LineFootprint> body = boxes(len);
-  const double streams = std::max<size_t>(1, body.size());
+  const BufferBoxes* body = &boxes(len);
+  const double streams = std::max<size_t>(1, body->size());
   auto fits = [&](const LineFootprint& f) {
     const double cap = std::min(capacity_lines, geometry.capacity_lines(f.rows, f.run_lines, f.row_stride_bytes));
     return f.lines() * streams <= cap;
   };
   std::map<std::string, bool> done;
   std::map<std::string, double> walked;
-  for (size_t j = 0; j < nest.size() && done.size() < body.size(); ++j) {
+  for (size_t j = 0; j < nest.size() && done.size() < body->size(); ++j) {
     std::vector<double> next = len;
     next[nest[j].loop] *= nest[j].extent;
-    const auto whole = boxes(next);
-    std::map<std::string, LineFootprint> two;  // two iterations of loop j, when needed
+    const BufferBoxes& whole = boxes(next);
+    const BufferBoxes* two = nullptr;  // two iterations of loop j, when needed
     for (const auto& [name, f] : whole) {
       if (done.count(name) || fits(f)) continue;
       done[name] = true;
       if (j == 0) continue;
-      if (two.empty()) {
+      if (!two) {
         std::vector<double> l2 = len;
         l2[nest[j].loop] *= 2;
-        two = boxes(l2);
+        two = &boxes(l2);
       }
-      const LineFootprint& b = body[name];
-      const auto t = two.find(name);
-      const double fresh = t != two.end() && fits(t->second) ? std::max(0.0, t->second.lines() - b.lines()) : b.lines();
+      const auto in_body = body->find(name);
+      const LineFootprint b = in_body != body->end() ? in_body->second : LineFootprint();
+      const auto t = two->find(name);
+      const double fresh = t != two->end() && fits(t->second) ? std::max(0.0, t->second.lines() - b.lines()) : b.lines();
       double iterations = 1;
       for (size_t k = j; k < nest.size(); ++k) iterations *= nest[k].extent;
       walked[name] += iterations * fresh * std::min(1.0, 2.0 / b.run_lines);
     }
     len = std::move(next);
-    body = whole;
+    body = &whole;
   }
   return walked;
 }
 
 double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
-                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                        const BoxesOf& boxes,
                         std::vector<double>* back) {
   std::vector<double> len(loops, 1.0);
-  std::map<std::string, LineFootprint> body = boxes(len);
+  const BufferBoxes* body = &boxes(len);
   std::map<std::string, double> open;
   double most = 0;
   std::vector<double> most_len;
@@ -83,10 +84,10 @@ double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
     if (l.extent <= 1) continue;
     std::vector<double> inside = len;
     len[l.loop] *= l.extent;
-    const auto whole = boxes(len);
+    const BufferBoxes& whole = boxes(len);
     for (const auto& [name, f] : whole) {
-      const auto b = body.find(name);
-      if (b == body.end()) continue;
+      const auto b = body->find(name);
+      if (b == body->end()) continue;
       if (b->second.rows > 1 && f.run_lines > b->second.run_lines * 1.01) {
         open[name] = std::max(open[name], b->second.rows);
         if (b->second.rows > most) {
@@ -95,11 +96,11 @@ double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
         }
       }
     }
-    body = whole;
+    body = &whole;
   }
   if (back) *back = most > 0 ? most_len : len;
   double streams = 0;
-  for (const auto& [name, f] : body) {
+  for (const auto& [name, f] : *body) {
     const auto o = open.find(name);
     streams += o != open.end() ? o->second : f.rows;
   }

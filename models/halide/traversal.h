@@ -29,6 +29,12 @@ struct LineFootprint {
   double lines() const { return rows * run_lines; }
 };
 
+// The footprints of the root buffers a stage touches, by buffer.
+using BufferBoxes = std::map<std::string, LineFootprint>;
+// The footprints while a stage's loops cover len[i] iterations each; the reference stays
+// valid for the whole call that is given it (the models return cached boxes).
+using BoxesOf = std::function<const BufferBoxes&(const std::vector<double>& len)>;
+
 // Lines of the box of extents `box` (per dimension, innermost first) of a buffer of extents
 // `shape` with `elem_bytes`-byte elements: dimensions the box covers entirely merge with the
 // next into longer runs.
@@ -44,7 +50,7 @@ LineFootprint line_footprint(const std::vector<double>& box, const std::vector<d
 // A walk that misses already in the innermost loop is left to the strided-access term.
 // By buffer (only those that walk).
 std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nest, size_t loops,
-                         const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                         const BoxesOf& boxes,
                          const CacheGeometry& geometry, double capacity_lines);
 
 // Rows of root buffers a stage's walk keeps open at once, each a stream the prefetchers must
@@ -56,7 +62,7 @@ std::map<std::string, double> column_walk_lines(const std::vector<NestLoop>& nes
 // inside the loop where the walk comes back with the most rows open (all of the nest's when no
 // loop does).
 double open_row_streams(const std::vector<NestLoop>& nest, size_t loops,
-                        const std::function<std::map<std::string, LineFootprint>(const std::vector<double>&)>& boxes,
+                        const BoxesOf& boxes,
                         std::vector<double>* back = nullptr);
 
 }  // namespace candor::models::halide

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace candor::models::learned {
@@ -67,8 +68,8 @@ float softplus(float x) { return x > 20 ? x : std::log1p(std::exp(x)); }
 }  // namespace
 
 PipelineRows stage_rows(const hb::KernelDescription& kd, const mh::ScheduleView& view,
-                        const mh::AnalyticModel& analytic) {
-  const mh::Prediction pred = analytic.explain(kd, view);
+                        const mh::AnalyticModel& analytic, mh::EvaluationCache* cache) {
+  const mh::Prediction pred = cache ? analytic.explain(kd, view, *cache) : analytic.explain(kd, view);
   const std::vector<mh::StageFeatures> features = mh::featurize(kd, view, pred);
   // Both follow the kernel description's order; the prediction skips inlined stages.
   PipelineRows rows(features.size());
@@ -327,12 +328,15 @@ LearnedCostModel::LearnedCostModel(LearnedModel model, mh::MachineDescription ma
     : model_(std::move(model)), analytic_(std::move(machine)) {}
 
 void LearnedCostModel::predict(const hb::KernelDescription& kd, const std::vector<mh::ScheduleView>& views,
-                               std::vector<double>& seconds, PredictTiming* timing) const {
+                               std::vector<double>& seconds, PredictTiming* timing,
+                               mh::EvaluationCache* cache) const {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
+  std::optional<mh::EvaluationCache> own;
+  if (!cache) cache = &own.emplace();
   std::vector<PipelineRows> rows;
   rows.reserve(views.size());
-  for (const mh::ScheduleView& v : views) rows.push_back(stage_rows(kd, v, analytic_));
+  for (const mh::ScheduleView& v : views) rows.push_back(stage_rows(kd, v, analytic_, cache));
   const auto t1 = Clock::now();
   std::vector<const PipelineRows*> batch;
   for (const PipelineRows& r : rows) batch.push_back(&r);

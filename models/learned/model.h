@@ -72,9 +72,10 @@ struct StageRow {
 };
 using PipelineRows = std::vector<StageRow>;
 
-// One row per stage of `kd` (featurize's order), the terms joined by (func, stage).
+// One row per stage of `kd` (featurize's order), the terms joined by (func, stage); the
+// analytic terms reuse `cache` when given.
 PipelineRows stage_rows(const halide_bridge::KernelDescription& kd, const mh::ScheduleView& view,
-                        const mh::AnalyticModel& analytic);
+                        const mh::AnalyticModel& analytic, mh::EvaluationCache* cache = nullptr);
 
 // The weights shipped in the repository (models/learned/weights.json; the path is compiled in).
 const std::string& default_weights_path();
@@ -142,8 +143,10 @@ class LearnedCostModel {
  public:
   LearnedCostModel(LearnedModel model, mh::MachineDescription machine);
 
+  // `cache`: what earlier batches of the same kernel left (null: a batch of its own).
   void predict(const halide_bridge::KernelDescription& kd, const std::vector<mh::ScheduleView>& views,
-               std::vector<double>& seconds, PredictTiming* timing = nullptr) const;
+               std::vector<double>& seconds, PredictTiming* timing = nullptr,
+               mh::EvaluationCache* cache = nullptr) const;
   double predict(const halide_bridge::KernelDescription& kd, const mh::ScheduleView& view) const;
 
   const LearnedModel& model() const { return model_; }

@@ -2,6 +2,9 @@
 // column walks told from row walks; and the analytic model charging harris's column walk.
 #include <gtest/gtest.h>
 
+#include <list>
+#include <memory>
+
 #include "analytic_model.h"
 #include "apps.h"
 #include "compile.h"
@@ -52,6 +55,14 @@ TEST(Traversal, RowsAPowerOfTwoApartShareAFewSets) {
   EXPECT_TRUE(std::isinf(unknown.capacity_lines(1024, 1, 4096)));
 }
 
+// A BoxesOf that keeps every box it computed for as long as the walk holds it.
+mh::BoxesOf kept(std::function<mh::BufferBoxes(const std::vector<double>&)> boxes) {
+  auto store = std::make_shared<std::list<mh::BufferBoxes>>();
+  return [boxes, store](const std::vector<double>& len) -> const mh::BufferBoxes& {
+    return store->emplace_back(boxes(len));
+  };
+}
+
 // One 1024x1024 float buffer read and written by 8x8 blocks: down whole columns of blocks
 // (the y loop's middle band inside the x loop's outer band) or along rows of blocks.
 double walked(bool down_columns) {
@@ -66,7 +77,7 @@ double walked(bool down_columns) {
                                                     {"out", mh::line_footprint(len, image, 4, 64)}};
   };
   double lines = 0;
-  for (const auto& [buffer, n] : mh::column_walk_lines(nest, 2, boxes, l2(), 8192)) lines += n;
+  for (const auto& [buffer, n] : mh::column_walk_lines(nest, 2, kept(boxes), l2(), 8192)) lines += n;
   return lines;
 }
 
@@ -107,15 +118,15 @@ TEST(Traversal, OpenRowsAreThoseAWalkComesBackTo) {
     return std::map<std::string, mh::LineFootprint>{{"out", mh::line_footprint(len, image, 2, 64)}};
   };
   for (double rows : {16.0, 256.0})
-    EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 64}, {1, rows}, {0, 24}, {1, 1536 / rows}}, 2, boxes), rows);
-  EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 1536}, {1, 256}, {1, 6}}, 2, boxes), 1);
-  EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 64}, {1, 130}}, 2, boxes), 130);
+    EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 64}, {1, rows}, {0, 24}, {1, 1536 / rows}}, 2, kept(boxes)), rows);
+  EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 1536}, {1, 256}, {1, 6}}, 2, kept(boxes)), 1);
+  EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 64}, {1, 130}}, 2, kept(boxes)), 130);
   // Two buffers walked alike: their streams add up.
   auto two = [&](const std::vector<double>& len) {
     return std::map<std::string, mh::LineFootprint>{{"in", mh::line_footprint({len[0] + 2, len[1] + 2}, image, 2, 64)},
                                                     {"out", mh::line_footprint(len, image, 2, 64)}};
   };
-  EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 64}, {1, 16}, {0, 24}, {1, 96}}, 2, two), 16 + 18);
+  EXPECT_DOUBLE_EQ(mh::open_row_streams({{0, 64}, {1, 16}, {0, 24}, {1, 96}}, 2, kept(two)), 16 + 18);
 }
 
 // harris with every stage at the root, vectorized and parallel, tiled 8x8 in its inner band
