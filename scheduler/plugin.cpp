@@ -3,9 +3,10 @@
 //   GENERATOR -g NAME -o DIR -e static_library,c_header,schedule
 //             -p build/lib/libautoschedule_candor.so -s Candor target=$(candor target) auto_schedule=true
 //
-// On load it registers the autoscheduler "Candor" with Halide. On a pipeline it describes the
-// kernel (Halide's bounds inference on the estimates), searches the Halide CPU space with the
-// cost model (plugin_options.h: the CANDOR_* knobs), checks the model's best schedules on
+// On load it registers the autoscheduler "Candor" (also as "autoschedule_candor") with
+// Halide. On a pipeline it describes the kernel (Halide's bounds inference on the
+// estimates), searches the Halide CPU space with the cost model (plugin_options.h: the
+// CANDOR_* knobs), checks the model's best schedules on
 // synthetic inputs until one matches the reference, applies it to the pipeline's Funcs, and
 // returns the very same schedule as C++ source in AutoSchedulerResults::schedule_source
 // (what `-e schedule` writes to NAME.schedule.h). A time budget is the plugin's wall time:
@@ -389,8 +390,13 @@ struct CandorAutoscheduler {
   }
 };
 
+// Also as "autoschedule_candor": Halide's add_halide_library(... AUTOSCHEDULER NS::NAME)
+// passes `-s NAME`, and the installed package's target is Candor::autoschedule_candor.
 struct RegisterCandor {
-  RegisterCandor() { Halide::Pipeline::add_autoscheduler("Candor", CandorAutoscheduler()); }
+  RegisterCandor() {
+    Halide::Pipeline::add_autoscheduler("Candor", CandorAutoscheduler());
+    Halide::Pipeline::add_autoscheduler("autoschedule_candor", CandorAutoscheduler());
+  }
 } register_candor;
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "engines.h"
+#include "support/install_dirs.h"
 #include "support/numbers.h"
 #include "tools/candor/budget.h"
 
@@ -59,7 +60,7 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
     o.machine_path = *machine;
     o.machine_named = true;
   } else if (!plugin_dir.empty()) {
-    o.machine_path = (plugin_dir.parent_path() / "machine.json").string();
+    o.machine_path = (support::data_directory(plugin_dir.parent_path()) / "machine.json").string();
   } else {
     o.machine_path = "machine.json";
   }

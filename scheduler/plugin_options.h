@@ -4,8 +4,9 @@
 //   CANDOR_BUDGET   limits, as `candor search --budget`: time=10s,nodes=N,kept=N,seed=N
 //                   (default: time=30s)
 //   CANDOR_SEED     the search's seed (overrides a seed= in CANDOR_BUDGET)
-//   CANDOR_MACHINE  machine description (default: machine.json in the directory above the
-//                   plugin's, i.e. build/machine.json; calibrated there if missing)
+//   CANDOR_MACHINE  machine description (default: machine.json in the data directory above
+//                   the plugin's, build/machine.json, or P/share/candor/machine.json for a
+//                   plugin installed in P/lib; calibrated there if missing)
 //   CANDOR_VERBOSE  1: also print the schedule source to stderr
 //   CANDOR_PINS     decisions fixed before searching, CHOICE=VALUE separated by ';'
 //                   (as `candor search --pin`), e.g. "location(blur_x)=ROOT;tile(out.x)=64"
@@ -42,8 +43,8 @@ struct PluginOptions {
 using EnvReader = std::function<std::optional<std::string>(const std::string& name)>;
 std::optional<std::string> process_environment(const std::string& name);
 
-// `plugin_dir` is the plugin's directory (the machine description defaults to
-// plugin_dir/../machine.json). Throws std::invalid_argument with a message naming the
+// `plugin_dir` is the plugin's directory (the machine description defaults to machine.json in
+// support::data_directory(plugin_dir/..)). Throws std::invalid_argument with a message naming the
 // variable for a bad value or for CANDOR_AUTOTUNE.
 PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir,
                                   const EnvReader& env = process_environment);

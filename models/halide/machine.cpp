@@ -1,6 +1,7 @@
 #include "machine.h"
 
 #include "cache_info.h"
+#include "support/install_dirs.h"
 #include "support/json_shape.h"
 
 #include <unistd.h>
@@ -477,9 +478,8 @@ std::vector<std::string> check_machine(const MachineDescription& m) {
 
 std::string default_machine_path() {
   if (const char* env = std::getenv("CANDOR_MACHINE"); env && *env) return env;
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec && exe.has_parent_path()) return (exe.parent_path().parent_path() / "machine.json").string();
+  const std::filesystem::path prefix = support::module_prefix();
+  if (!prefix.empty()) return (support::data_directory(prefix) / "machine.json").string();
   return "machine.json";
 }
 

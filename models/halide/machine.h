@@ -236,8 +236,9 @@ enum class IfUnusable { Recalibrate, Fail };
 MachineDescription load_or_calibrate(const std::string& path, const CalibrationOptions& options = {},
                                      IfUnusable if_unusable = IfUnusable::Recalibrate);
 
-// The default location of the description: $CANDOR_MACHINE if set, else "machine.json"
-// next to the running executable's directory (build/bin/.. = build/).
+// The default location of the description: $CANDOR_MACHINE if set, else "machine.json" in
+// the running program's data directory (support/install_dirs.h: build/bin/.. = build/, or
+// P/share/candor/ for a program installed in P/bin).
 std::string default_machine_path();
 
 }  // namespace candor::models::halide

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <stdexcept>
+
+#include "support/install_dirs.h"
 
 namespace candor::models::learned {
 
@@ -21,7 +24,11 @@ const std::vector<std::string>& cost_term_names() {
 }
 
 const std::string& default_weights_path() {
-  static const std::string path = CANDOR_DEFAULT_WEIGHTS;
+  static const std::string path = [] {
+    const std::filesystem::path installed = support::data_directory(support::module_prefix()) / "weights.json";
+    std::error_code ec;
+    return std::filesystem::exists(installed, ec) ? installed.string() : std::string(CANDOR_DEFAULT_WEIGHTS);
+  }();
   return path;
 }
 

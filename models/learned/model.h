@@ -77,7 +77,9 @@ using PipelineRows = std::vector<StageRow>;
 PipelineRows stage_rows(const halide_bridge::KernelDescription& kd, const mh::ScheduleView& view,
                         const mh::AnalyticModel& analytic, mh::EvaluationCache* cache = nullptr);
 
-// The weights shipped in the repository (models/learned/weights.json; the path is compiled in).
+// The shipped weights: an installed package's copy (P/share/candor/weights.json, found from
+// the module this code is linked into, support/install_dirs.h), else the repository's
+// models/learned/weights.json (the path is compiled in).
 const std::string& default_weights_path();
 
 class LearnedModel {

@@ -1,6 +1,9 @@
 // The plugin's CANDOR_* knobs (scheduler/plugin_options.h), read from a fake environment.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -36,6 +39,15 @@ TEST(PluginOptions, Defaults) {
   EXPECT_FALSE(o.verbose);
   EXPECT_TRUE(o.verify);
   EXPECT_TRUE(o.pins.empty());
+}
+
+// An installed plugin (P/lib) keeps its machine description in P/share/candor.
+TEST(PluginOptions, InstalledPluginReadsItsMachineFromShareCandor) {
+  const std::filesystem::path prefix =
+      std::filesystem::temp_directory_path() / ("candor_plugin_prefix_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(prefix / "share" / "candor");
+  EXPECT_EQ(read({}, (prefix / "lib").string()).machine_path, (prefix / "share" / "candor" / "machine.json").string());
+  std::filesystem::remove_all(prefix);
 }
 
 TEST(PluginOptions, Knobs) {

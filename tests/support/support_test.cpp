@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "support/files.h"
+#include "support/install_dirs.h"
 #include "support/memory.h"
 #include "support/numbers.h"
 
@@ -111,6 +112,18 @@ TEST(Memory, ResidentSizeAndBudgetAreSane) {
   ballast = new std::string(64 << 20, '\1');
   EXPECT_GE(resident_bytes(), resident + (int64_t(48) << 20));
   delete ballast;
+}
+
+// The executable's prefix is build/ (build/bin/support_test); its data directory is the
+// prefix itself until a share/candor below it says the prefix is an installed package.
+TEST_F(Files, DataDirectoryIsShareCandorInAnInstalledPrefix) {
+  std::error_code ec;
+  EXPECT_EQ(module_prefix(), fs::canonical("/proc/self/exe", ec).parent_path().parent_path());
+  EXPECT_EQ(data_directory(dir_), dir_);
+  fs::create_directories(dir_ / "share" / "candor");
+  EXPECT_EQ(data_directory(dir_), dir_ / "share" / "candor");
+  std::ofstream(path("share/x")) << "a file, not a directory";
+  EXPECT_EQ(data_directory(dir_ / "share" / "x"), dir_ / "share" / "x");
 }
 
 }  // namespace
