@@ -186,6 +186,36 @@ struct RootPlacements {
   std::map<std::vector<int64_t>, Placed> placed;  // by root_placement_key
 };
 
+// The boxes of the root buffers a stage touches (Evaluator::root_boxes) depend on the stage,
+// its loop lengths, and which Funcs are inlined and which are at the root: kept under those,
+// they serve every view and every placement that agrees on them.
+struct RootBoxes {
+  // Where each Func is, as root boxes see it (0: inlined, 1: at the root or not yet placed,
+  // 2: in another Func's loops), interned.
+  std::map<std::vector<uint8_t>, int> placements;
+  struct Probe {
+    int placements = 0, f = 0, stage = 0;
+    const std::vector<double>* len = nullptr;
+    bool operator<(const Probe& o) const {
+      if (placements != o.placements) return placements < o.placements;
+      if (f != o.f) return f < o.f;
+      return stage != o.stage ? stage < o.stage : *len < *o.len;
+    }
+  };
+  struct Key {
+    int placements = 0, f = 0, stage = 0;
+    std::vector<double> len;
+  };
+  struct Less {
+    using is_transparent = void;
+    static Probe probe(const Probe& p) { return p; }
+    static Probe probe(const Key& k) { return {k.placements, k.f, k.stage, &k.len}; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const { return probe(a) < probe(b); }
+  };
+  std::map<Key, BufferBoxes, Less> boxes;
+};
+
 }  // namespace
 
 // The index of the kernel the views belong to, and the Funcs placed at the root so far.
@@ -194,6 +224,7 @@ struct EvaluationCache::Shared {
   size_t funcs = 0, edges = 0;
   std::unique_ptr<KernelIndex> index;
   RootPlacements roots;
+  RootBoxes boxes;
 };
 
 EvaluationCache::EvaluationCache() : shared_(std::make_unique<Shared>()) {}
@@ -203,6 +234,7 @@ EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription
   Shared& s = *shared_;
   if (s.kd != &kd || s.funcs != kd.funcs.size() || s.edges != kd.edges.size() || !s.index) {
     s.roots.placed.clear();
+    s.boxes = RootBoxes();
     s.index = std::make_unique<KernelIndex>(kd);
     s.kd = &kd;
     s.funcs = kd.funcs.size();
@@ -211,6 +243,9 @@ EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription
   // Each entry holds a Func's state (a few hundred bytes): start afresh past this many.
   constexpr size_t kMaxRootPlacements = 1 << 15;
   if (s.roots.placed.size() > kMaxRootPlacements) s.roots.placed.clear();
+  // An entry holds a few buffers' boxes and its loop lengths.
+  constexpr size_t kMaxRootBoxes = 1 << 16;
+  if (s.boxes.boxes.size() > kMaxRootBoxes) s.boxes = RootBoxes();
   return s;
 }
 
@@ -219,12 +254,14 @@ namespace {
 class Evaluator {
  public:
   Evaluator(const hb::KernelDescription& kd, const KernelIndex& ki, const ScheduleView& view,
-            const MachineDescription& m, const AnalyticModelOptions& o, RootPlacements* memo = nullptr)
-      : kd_(kd), ki_(ki), m_(m), o_(o), memo_(memo) {
+            const MachineDescription& m, const AnalyticModelOptions& o, RootPlacements* memo = nullptr,
+            RootBoxes* boxes = nullptr)
+      : kd_(kd), ki_(ki), m_(m), o_(o), memo_(memo), boxes_(boxes ? *boxes : own_boxes_) {
     views_.assign(kd_.funcs.size(), nullptr);
     for (const FuncView& fv : view.funcs)
       if (const int i = ki_.func(fv.name); i >= 0) views_[size_t(i)] = &fv;
     state_.resize(kd_.funcs.size());
+    forget_placements();
   }
 
   Prediction run() {
@@ -251,35 +288,21 @@ class Evaluator {
   RootPlacements* memo_;
   std::vector<FuncState> state_;
   mutable std::vector<std::vector<char>> read_paths_;  // reaches(), filled on first use
-  // Caches of what depends on where Funcs are placed, cleared when one is placed (forget_placements).
+  // Caches of what depends on where Funcs are placed, cleared when one is placed
+  // (forget_placements); root boxes are kept under the placements instead.
   mutable std::map<int, std::set<std::string>> root_buffers_read_;  // root_buffers_read(), by Func
-  // root_boxes(), by stage and loop lengths; looked up without copying the lengths.
-  struct StageLengths {
-    int f = 0, stage = 0;
-    const std::vector<double>* len = nullptr;
-    bool operator<(const StageLengths& o) const {
-      return f != o.f ? f < o.f : stage != o.stage ? stage < o.stage : *len < *o.len;
-    }
-  };
-  struct StageLengthsKey {
-    int f = 0, stage = 0;
-    std::vector<double> len;
-    StageLengths probe() const { return {f, stage, &len}; }
-  };
-  struct ByStageLengths {
-    using is_transparent = void;
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const { return probe(a) < probe(b); }
-    static StageLengths probe(const StageLengths& p) { return p; }
-    static StageLengths probe(const StageLengthsKey& k) { return k.probe(); }
-  };
-  mutable std::map<StageLengthsKey, BufferBoxes, ByStageLengths> root_boxes_;
-
+  RootBoxes own_boxes_;  // when the evaluation has no cache to share
+  RootBoxes& boxes_;     // root_boxes(), under placements_
+  mutable int placements_ = 0;  // the current placements' id in boxes_
   // group_row_streams(), by host and its emitted nest (loop, iterations, ...), and its guests.
   mutable std::map<std::pair<std::vector<double>, std::vector<int>>, double> group_streams_;
+
   void forget_placements() const {
     root_buffers_read_.clear();
-    root_boxes_.clear();
+    std::vector<uint8_t> where(state_.size());
+    for (size_t i = 0; i < state_.size(); ++i)
+      where[i] = state_[i].where == Where::Inline ? 0 : state_[i].where == Where::Root ? 1 : 2;
+    placements_ = boxes_.placements.try_emplace(std::move(where), int(boxes_.placements.size())).first->second;
     group_streams_.clear();
   }
 
@@ -1376,9 +1399,10 @@ class Evaluator {
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
   const std::map<std::string, LineFootprint>& root_boxes(int f, int stage, const std::vector<double>& len) const {
-    const StageLengths probe{f, stage, &len};
-    if (const auto it = root_boxes_.find(probe); it != root_boxes_.end()) return it->second;
-    return root_boxes_.emplace(StageLengthsKey{f, stage, len}, compute_root_boxes(f, stage, len)).first->second;
+    const RootBoxes::Probe probe{placements_, f, stage, &len};
+    if (const auto it = boxes_.boxes.find(probe); it != boxes_.boxes.end()) return it->second;
+    return boxes_.boxes.emplace(RootBoxes::Key{placements_, f, stage, len}, compute_root_boxes(f, stage, len))
+        .first->second;
   }
 
   std::map<std::string, LineFootprint> compute_root_boxes(int f, int stage, const std::vector<double>& len) const {
@@ -2031,7 +2055,7 @@ Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const Schedul
 Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const ScheduleView& view,
                                   EvaluationCache& cache) const {
   EvaluationCache::Shared& shared = cache.shared_for(kd);
-  return Evaluator(kd, *shared.index, view, machine_, options_, &shared.roots).run();
+  return Evaluator(kd, *shared.index, view, machine_, options_, &shared.roots, &shared.boxes).run();
 }
 
 double AnalyticModel::predict(const hb::KernelDescription& kd, const ScheduleView& view) const {

@@ -25,9 +25,13 @@ const std::vector<std::string>& cost_term_names() {
 
 const std::string& default_weights_path() {
   static const std::string path = [] {
-    const std::filesystem::path installed = support::data_directory(support::module_prefix()) / "weights.json";
+    // Only an installed package's own copy: a program copied elsewhere never reads a
+    // weights.json that happens to lie beside its directory.
+    const std::filesystem::path prefix = support::module_prefix();
+    const std::filesystem::path installed = prefix / "share" / "candor" / "weights.json";
     std::error_code ec;
-    return std::filesystem::exists(installed, ec) ? installed.string() : std::string(CANDOR_DEFAULT_WEIGHTS);
+    return !prefix.empty() && std::filesystem::exists(installed, ec) ? installed.string()
+                                                                      : std::string(CANDOR_DEFAULT_WEIGHTS);
   }();
   return path;
 }
