@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <map>
@@ -186,10 +187,29 @@ struct RootPlacements {
   std::map<std::vector<int64_t>, Placed> placed;  // by root_placement_key
 };
 
-// The boxes of the root buffers a stage touches (Evaluator::root_boxes) depend on the stage,
-// its loop lengths, and which Funcs are inlined and which are at the root: kept under those,
-// they serve every view and every placement that agrees on them.
-struct RootBoxes {
+// Operations x86 runs one lane at a time, per point of stage (f, stage), through inlined
+// Funcs (each evaluated once per distinct point its call sites read: Halide's CSE): loads at
+// data-dependent indices (gathers, once vectorized) and integer divisions by a run-time value.
+// A Func inlined at data-dependent coordinates makes every load it performs a gather too
+// (bilateral_grid's slice reads its blurred grid at the pixel's intensity, three taps per
+// corner through the inlined blur).
+struct LaneByLane {
+  double gathers = 0, divisions = 0;
+  double loads = 0;  // every load from a buffer (an input or a Func that is not inlined)
+  // Loads at coordinates a boundary condition clamps along `vector_loop` (loop partitioning
+  // leaves them clamped, so gathered, in the edge iterations; a clamp it cannot drop gathers
+  // in every iteration, and counts in `gathers` instead), and whether some of them
+  // read below the clamped buffer's first point or past its last (then the first, or the
+  // last, iteration is an edge one).
+  double boundary_loads = 0;
+  bool boundary_below = false, boundary_above = false;
+};
+
+// What depends on a stage and on which Funcs are inlined and which are at the root, kept
+// under those so that it serves every view and every placement that agrees on them: the
+// boxes of the root buffers the stage touches for given loop lengths (Evaluator::root_boxes),
+// and its operations through inlined Funcs (Evaluator::stage_invariants).
+struct ByPlacements {
   // Where each Func is, as root boxes see it (0: inlined, 1: at the root or not yet placed,
   // 2: in another Func's loops), interned.
   std::map<std::vector<uint8_t>, int> placements;
@@ -214,6 +234,17 @@ struct RootBoxes {
     bool operator()(const A& a, const B& b) const { return probe(a) < probe(b); }
   };
   std::map<Key, BufferBoxes, Less> boxes;
+
+  // A stage's operations per point through inlined Funcs (by type, ascending; with a vectorized
+  // stage's uniform ones counted once per vector), the index operations of boundary clamps
+  // loop partitioning may drop, and its lane-by-lane operations.
+  struct StageOps {
+    std::vector<std::pair<std::string, double>> ops;
+    double clamp_ops = 0;
+    LaneByLane lane_by_lane;
+  };
+  // (placements, Func, stage, vectorized walk, vectorized, vector loop, vector width)
+  std::map<std::array<int, 7>, StageOps> stage_ops;
 };
 
 }  // namespace
@@ -221,22 +252,24 @@ struct RootBoxes {
 // The index of the kernel the views belong to, and the Funcs placed at the root so far.
 struct EvaluationCache::Shared {
   const hb::KernelDescription* kd = nullptr;
+  const AnalyticModel* model = nullptr;
   size_t funcs = 0, edges = 0;
   std::unique_ptr<KernelIndex> index;
   RootPlacements roots;
-  RootBoxes boxes;
+  ByPlacements boxes;
 };
 
 EvaluationCache::EvaluationCache() : shared_(std::make_unique<Shared>()) {}
 EvaluationCache::~EvaluationCache() = default;
 
-EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription& kd) {
+EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription& kd, const AnalyticModel& model) {
   Shared& s = *shared_;
-  if (s.kd != &kd || s.funcs != kd.funcs.size() || s.edges != kd.edges.size() || !s.index) {
+  if (s.kd != &kd || s.model != &model || s.funcs != kd.funcs.size() || s.edges != kd.edges.size() || !s.index) {
     s.roots.placed.clear();
-    s.boxes = RootBoxes();
+    s.boxes = ByPlacements();
     s.index = std::make_unique<KernelIndex>(kd);
     s.kd = &kd;
+    s.model = &model;
     s.funcs = kd.funcs.size();
     s.edges = kd.edges.size();
   }
@@ -244,8 +277,8 @@ EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription
   constexpr size_t kMaxRootPlacements = 1 << 15;
   if (s.roots.placed.size() > kMaxRootPlacements) s.roots.placed.clear();
   // An entry holds a few buffers' boxes and its loop lengths.
-  constexpr size_t kMaxRootBoxes = 1 << 16;
-  if (s.boxes.boxes.size() > kMaxRootBoxes) s.boxes = RootBoxes();
+  constexpr size_t kMaxByPlacements = 1 << 16;
+  if (s.boxes.boxes.size() > kMaxByPlacements) s.boxes = ByPlacements();
   return s;
 }
 
@@ -255,7 +288,7 @@ class Evaluator {
  public:
   Evaluator(const hb::KernelDescription& kd, const KernelIndex& ki, const ScheduleView& view,
             const MachineDescription& m, const AnalyticModelOptions& o, RootPlacements* memo = nullptr,
-            RootBoxes* boxes = nullptr)
+            ByPlacements* boxes = nullptr)
       : kd_(kd), ki_(ki), m_(m), o_(o), memo_(memo), boxes_(boxes ? *boxes : own_boxes_) {
     views_.assign(kd_.funcs.size(), nullptr);
     for (const FuncView& fv : view.funcs)
@@ -291,8 +324,8 @@ class Evaluator {
   // Caches of what depends on where Funcs are placed, cleared when one is placed
   // (forget_placements); root boxes are kept under the placements instead.
   mutable std::map<int, std::set<std::string>> root_buffers_read_;  // root_buffers_read(), by Func
-  RootBoxes own_boxes_;  // when the evaluation has no cache to share
-  RootBoxes& boxes_;     // root_boxes(), under placements_
+  ByPlacements own_boxes_;  // when the evaluation has no cache to share
+  ByPlacements& boxes_;     // root_boxes(), under placements_
   mutable int placements_ = 0;  // the current placements' id in boxes_
   // group_row_streams(), by host and its emitted nest (loop, iterations, ...), and its guests.
   mutable std::map<std::pair<std::vector<double>, std::vector<int>>, double> group_streams_;
@@ -1032,21 +1065,27 @@ class Evaluator {
   template <class Visit>
   void for_each_buffer_read(int f, int stage, const std::vector<double>& len0, const std::vector<double>& step0,
                             Visit&& visit) const {
+    // The loop lengths and steps live in `regions` (a deque: they stay put as it grows), the
+    // stage's own being the caller's.
     struct Read {
       const hb::Edge* e;
-      std::vector<double> len, step;
+      const std::vector<double>* len;
+      const std::vector<double>* step;
       double evals;
     };
     const std::string& name = kd_.funcs[f].name;
+    std::deque<std::vector<double>> regions;
     std::vector<Read> todo;
-    for (const hb::Edge* e : ki_.edges_into(f, stage)) todo.push_back({e, len0, step0, 1.0});
+    for (const hb::Edge* e : ki_.edges_into(f, stage)) todo.push_back({e, &len0, &step0, 1.0});
     for (size_t q = 0; q < todo.size() && q < 256; ++q) {
-      const hb::Edge* e = todo[q].e;
-      const std::vector<double> len = todo[q].len, step = todo[q].step;
-      const double evals = todo[q].evals;
+      const Read r = todo[q];
+      const hb::Edge* e = r.e;
+      const std::vector<double>& len = *r.len;
+      const std::vector<double>& step = *r.step;
       const int p = e->producer_is_input ? -1 : ki_.producer(*e);
       if (p >= 0 && e->producer != name && state_[p].where == Where::Inline) {
-        std::vector<double> plen, pstep;
+        std::vector<double>& plen = regions.emplace_back();
+        std::vector<double>& pstep = regions.emplace_back();
         const auto w = footprint(*e, len);
         const auto moved = producer_step(*e, step);
         for (const hb::LoopInfo& l : kd_.funcs[p].stages[0].loops) {
@@ -1055,34 +1094,16 @@ class Evaluator {
           pstep.push_back(arg ? moved[l.arg_index] : 0.0);
         }
         const double per_point = inline_evals(*e, std::vector<double>(len.size(), 1.0));
-        for (const hb::Edge* e2 : ki_.edges_into(p, 0)) todo.push_back({e2, plen, pstep, evals * per_point});
+        for (const hb::Edge* e2 : ki_.edges_into(p, 0)) todo.push_back({e2, &plen, &pstep, r.evals * per_point});
         continue;
       }
       if constexpr (std::is_invocable_v<Visit, const hb::Edge&, int, const std::vector<double>&,
                                         const std::vector<double>&, double>)
-        visit(*e, p, len, step, evals);
+        visit(*e, p, len, step, r.evals);
       else
         visit(*e, p, len, step);
     }
   }
-
-  // Operations x86 runs one lane at a time, per point of stage (f, stage), through inlined
-  // Funcs (each evaluated once per distinct point its call sites read: Halide's CSE): loads at
-  // data-dependent indices (gathers, once vectorized) and integer divisions by a run-time value.
-  // A Func inlined at data-dependent coordinates makes every load it performs a gather too
-  // (bilateral_grid's slice reads its blurred grid at the pixel's intensity, three taps per
-  // corner through the inlined blur).
-  struct LaneByLane {
-    double gathers = 0, divisions = 0;
-    double loads = 0;  // every load from a buffer (an input or a Func that is not inlined)
-    // Loads at coordinates a boundary condition clamps along `vector_loop` (loop partitioning
-    // leaves them clamped, so gathered, in the edge iterations; a clamp it cannot drop gathers
-    // in every iteration, and counts in `gathers` instead), and whether some of them
-    // read below the clamped buffer's first point or past its last (then the first, or the
-    // last, iteration is an edge one).
-    double boundary_loads = 0;
-    bool boundary_below = false, boundary_above = false;
-  };
 
   // Whether the reads of `e` along producer dimension `d`, over the reading Func's region
   // (what all its consumers read of it), reach past the producer's last point. Known where one
@@ -1399,9 +1420,9 @@ class Evaluator {
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
   const std::map<std::string, LineFootprint>& root_boxes(int f, int stage, const std::vector<double>& len) const {
-    const RootBoxes::Probe probe{placements_, f, stage, &len};
+    const ByPlacements::Probe probe{placements_, f, stage, &len};
     if (const auto it = boxes_.boxes.find(probe); it != boxes_.boxes.end()) return it->second;
-    return boxes_.boxes.emplace(RootBoxes::Key{placements_, f, stage, len}, compute_root_boxes(f, stage, len))
+    return boxes_.boxes.emplace(ByPlacements::Key{placements_, f, stage, len}, compute_root_boxes(f, stage, len))
         .first->second;
   }
 
@@ -1637,6 +1658,27 @@ class Evaluator {
     return moves;
   }
 
+  // Stage (f, stage)'s operations per point through inlined Funcs and its lane-by-lane
+  // operations, as vectorized by `ch` at width `vw`; kept under the placements.
+  const ByPlacements::StageOps& stage_invariants(int f, int stage, const hb::StageInfo& st, const StageChoice& ch,
+                                                 bool vector_walk, int vw) const {
+    const std::array<int, 7> key = {placements_, f, stage, vector_walk, ch.vectorize, ch.vector_loop, vw};
+    const auto [it, added] = boxes_.stage_ops.try_emplace(key);
+    ByPlacements::StageOps& out = it->second;
+    if (!added) return out;
+    std::map<std::string, double> ops_map;
+    stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0, vector_walk ? &out.clamp_ops : nullptr,
+              ch.vector_loop);
+    // Vectorized, the stage's own operations that do not vary along the vector loop run once
+    // per vector. depthwise_separable_conv's input_padded, vectorized over channels, tests x
+    // and y against the image (11 of its 12 operations) once per 16 lanes.
+    if (ch.vectorize && ch.vector_loop >= 0 && ch.vector_loop < int(st.ops_uniform_along.size()))
+      for (const auto& [t, n] : weighted_ops(st.ops_uniform_along[ch.vector_loop])) ops_map[t] -= n * (1 - 1.0 / vw);
+    out.ops.assign(ops_map.begin(), ops_map.end());
+    out.lane_by_lane = lane_by_lane_per_point(f, stage, 0, ch.vectorize ? ch.vector_loop : -1);
+    return out;
+  }
+
   StageCost stage_cost(int f, int stage) const {
     const hb::FuncInfo& fi = kd_.funcs[f];
     const FuncState& s = state_[f];
@@ -1685,27 +1727,22 @@ class Evaluator {
       c.vector_efficiency = inner / (std::ceil(inner / vw) * vw);
     }
 
-    std::map<std::string, double> ops_map;
     const bool vector_walk = ch.vectorize && ch.vector_loop >= 0 && !ext.empty();
-    double clamp_ops = 0;  // of them, index operations that clamp for a boundary condition
-    stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0, vector_walk ? &clamp_ops : nullptr,
-              ch.vector_loop);
-    // Vectorized, the stage's own operations that do not vary along the vector loop run once
-    // per vector. depthwise_separable_conv's input_padded, vectorized over channels, tests x
-    // and y against the image (11 of its 12 operations) once per 16 lanes.
-    if (ch.vectorize && ch.vector_loop >= 0 && ch.vector_loop < int(st.ops_uniform_along.size()))
-      for (const auto& [t, n] : weighted_ops(st.ops_uniform_along[ch.vector_loop])) ops_map[t] -= n * (1 - 1.0 / vw);
-    const LaneByLane lane_by_lane = lane_by_lane_per_point(f, stage, 0, ch.vectorize ? ch.vector_loop : -1);
+    const ByPlacements::StageOps& invariant = stage_invariants(f, stage, st, ch, vector_walk, vw);
+    const LaneByLane& lane_by_lane = invariant.lane_by_lane;
+    std::vector<std::pair<std::string, double>> ops = invariant.ops;
     // Loop partitioning runs the interior without a boundary condition's clamps; only the edge
     // iterations pay for them. box_blur with its clamp inlined into blur_x ran 0.69-0.71 ms,
     // with it computed per row apart 0.80-0.85 ms (Zen 4), where clamps priced on every lane
     // had the order the other way round.
-    if (clamp_ops > 0) {
+    if (invariant.clamp_ops > 0) {
       const double edge =
           clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below, lane_by_lane.boundary_above);
-      ops_map["int32"] = std::max(0.0, ops_map["int32"] - clamp_ops * o_.index_op_weight * (1 - edge));
+      auto int32 = std::lower_bound(ops.begin(), ops.end(), std::string("int32"),
+                                    [](const auto& op, const std::string& t) { return op.first < t; });
+      if (int32 == ops.end() || int32->first != "int32") int32 = ops.insert(int32, {"int32", 0.0});
+      int32->second = std::max(0.0, int32->second - invariant.clamp_ops * o_.index_op_weight * (1 - edge));
     }
-    std::vector<std::pair<std::string, double>> ops(ops_map.begin(), ops_map.end());
     for (const auto& [t, n] : ops) c.ops_per_point += n;
     // Accumulators an update keeps in registers (0: no register tile).
     std::vector<int> tile_loops;  // unrolled, by the schedule or by LLVM
@@ -2054,7 +2091,7 @@ Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const Schedul
 
 Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const ScheduleView& view,
                                   EvaluationCache& cache) const {
-  EvaluationCache::Shared& shared = cache.shared_for(kd);
+  EvaluationCache::Shared& shared = cache.shared_for(kd, *this);
   return Evaluator(kd, *shared.index, view, machine_, options_, &shared.roots, &shared.boxes).run();
 }
 

@@ -140,9 +140,12 @@ struct Prediction {
   std::vector<StageCost> stages;  // non-inlined stages, the kernel description's order
 };
 
-// What evaluations of one kernel's views share: an integer index of the kernel and the Funcs
-// placed at the root, completed and priced, each kept under everything its price depends on
-// (so a cached evaluation equals a fresh one). Bounded; one per thread.
+class AnalyticModel;
+
+// What one model's evaluations of one kernel's views share: an integer index of the kernel,
+// the Funcs placed at the root, completed and priced, and what a stage's price takes from
+// which Funcs are inlined or at the root, each kept under everything it depends on (so a
+// cached evaluation equals a fresh one). Bounded; one per thread.
 class EvaluationCache {
  public:
   EvaluationCache();
@@ -151,8 +154,8 @@ class EvaluationCache {
   EvaluationCache& operator=(const EvaluationCache&) = delete;
 
   struct Shared;
-  // What the evaluations of `kd` share (reset when given another kernel).
-  Shared& shared_for(const halide_bridge::KernelDescription& kd);
+  // What the evaluations of `kd` by `model` share (reset when given another kernel or model).
+  Shared& shared_for(const halide_bridge::KernelDescription& kd, const AnalyticModel& model);
 
  private:
   std::unique_ptr<Shared> shared_;
