@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <forward_list>
 #include <limits>
-#include <memory>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <type_traits>
+#include <unordered_map>
 
 #include "kernel_index.h"
 #include "traversal.h"
@@ -213,27 +215,30 @@ struct ByPlacements {
   // Where each Func is, as root boxes see it (0: inlined, 1: at the root or not yet placed,
   // 2: in another Func's loops), interned.
   std::map<std::vector<uint8_t>, int> placements;
-  struct Probe {
-    int placements = 0, f = 0, stage = 0;
-    const std::vector<double>* len = nullptr;
-    bool operator<(const Probe& o) const {
-      if (placements != o.placements) return placements < o.placements;
-      if (f != o.f) return f < o.f;
-      return stage != o.stage ? stage < o.stage : *len < *o.len;
-    }
-  };
   struct Key {
     int placements = 0, f = 0, stage = 0;
     std::vector<double> len;
+    bool is(int p, int fn, int st, const std::vector<double>& l) const {
+      return placements == p && f == fn && stage == st && len == l;
+    }
   };
-  struct Less {
-    using is_transparent = void;
-    static Probe probe(const Probe& p) { return p; }
-    static Probe probe(const Key& k) { return {k.placements, k.f, k.stage, &k.len}; }
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const { return probe(a) < probe(b); }
-  };
-  std::map<Key, BufferBoxes, Less> boxes;
+  static uint64_t hash(int placements, int f, int stage, const std::vector<double>& len) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    auto mix = [&](uint64_t x) {
+      h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    };
+    mix(uint64_t(placements));
+    mix(uint64_t(f) << 32 | uint32_t(stage));
+    for (double x : len) {
+      uint64_t bits;
+      std::memcpy(&bits, &x, sizeof bits);
+      mix(bits);
+    }
+    return h;
+  }
+  // By hash (the keys that share one, all kept); the boxes stay put as the table grows.
+  std::unordered_map<uint64_t, std::forward_list<std::pair<Key, BufferBoxes>>> boxes;
+  size_t box_count = 0;
 
   // A stage's operations per point through inlined Funcs (by type, ascending; with a vectorized
   // stage's uniform ones counted once per vector), the index operations of boundary clamps
@@ -1420,10 +1425,12 @@ class Evaluator {
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
   const std::map<std::string, LineFootprint>& root_boxes(int f, int stage, const std::vector<double>& len) const {
-    const ByPlacements::Probe probe{placements_, f, stage, &len};
-    if (const auto it = boxes_.boxes.find(probe); it != boxes_.boxes.end()) return it->second;
-    return boxes_.boxes.emplace(ByPlacements::Key{placements_, f, stage, len}, compute_root_boxes(f, stage, len))
-        .first->second;
+    auto& bucket = boxes_.boxes[ByPlacements::hash(placements_, f, stage, len)];
+    for (const auto& [key, boxes] : bucket)
+      if (key.is(placements_, f, stage, len)) return boxes;
+    ++boxes_.box_count;
+    return bucket.emplace_front(ByPlacements::Key{placements_, f, stage, len}, compute_root_boxes(f, stage, len))
+        .second;
   }
 
   std::map<std::string, LineFootprint> compute_root_boxes(int f, int stage, const std::vector<double>& len) const {

@@ -106,10 +106,14 @@ int MachineDescription::lanes_for_bits(int bits) const {
 }
 
 int64_t MachineDescription::capacity(const std::string& level) const {
-  if (level == "L1") return l1d_bytes * cores;
-  if (level == "L2") return l2_bytes * cores;
-  if (level == "L3") return l3_bytes;
-  return INT64_MAX;
+  // The models ask this for every read they price: the names are told apart by their digit.
+  if (level.size() != 2 || level[0] != 'L') return INT64_MAX;
+  switch (level[1]) {
+    case '1': return l1d_bytes * cores;
+    case '2': return l2_bytes * cores;
+    case '3': return l3_bytes;
+    default: return INT64_MAX;
+  }
 }
 
 namespace {
@@ -155,7 +159,9 @@ double MachineDescription::row_stream_share(double streams, bool last_cache) con
   if (table.empty()) return 1;
   // The full rate: the median over walks of up to 16 rows, which prefetchers follow (the
   // fastest of a best-of-3 calibration was one run's outlier, 75 GB/s among 37-46).
-  std::vector<double> followed;
+  // Reused by the thread: the models ask this for every stage they price.
+  thread_local std::vector<double> followed;
+  followed.clear();
   for (const RowStreamRate& r : table)
     if (r.rows <= 16) followed.push_back(r.bytes_per_s);
   if (followed.empty()) followed.push_back(table.front().bytes_per_s);
