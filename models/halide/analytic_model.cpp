@@ -207,6 +207,15 @@ struct LaneByLane {
   bool boundary_below = false, boundary_above = false;
 };
 
+// Hashing of numbers bit for bit (boost's hash_combine step).
+constexpr uint64_t kHashSeed = 0x9e3779b97f4a7c15ull;
+inline void hash_mix(uint64_t& h, uint64_t x) { h ^= x + kHashSeed + (h << 6) + (h >> 2); }
+inline uint64_t bits_of(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
 // What depends on a stage and on which Funcs are inlined and which are at the root, kept
 // under those so that it serves every view and every placement that agrees on them: the
 // boxes of the root buffers the stage touches for given loop lengths (Evaluator::root_boxes),
@@ -223,17 +232,10 @@ struct ByPlacements {
     }
   };
   static uint64_t hash(int placements, int f, int stage, const std::vector<double>& len) {
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    auto mix = [&](uint64_t x) {
-      h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    };
-    mix(uint64_t(placements));
-    mix(uint64_t(f) << 32 | uint32_t(stage));
-    for (double x : len) {
-      uint64_t bits;
-      std::memcpy(&bits, &x, sizeof bits);
-      mix(bits);
-    }
+    uint64_t h = kHashSeed;
+    hash_mix(h, uint64_t(placements));
+    hash_mix(h, uint64_t(f) << 32 | uint32_t(stage));
+    for (double x : len) hash_mix(h, bits_of(x));
     return h;
   }
   // By hash (the keys that share one, all kept); the boxes stay put as the table grows.
@@ -250,6 +252,22 @@ struct ByPlacements {
   };
   // (placements, Func, stage, vectorized walk, vectorized, vector loop, vector width)
   std::map<std::array<int, 7>, StageOps> stage_ops;
+
+  // Evaluator::group_row_streams(), by (placements, host, its emitted nest, its stages'
+  // extents, its guests), all as numbers, compared bit for bit.
+  struct Bits {
+    size_t operator()(const std::vector<double>& v) const {
+      uint64_t h = kHashSeed;
+      for (double x : v) hash_mix(h, bits_of(x));
+      return size_t(h);
+    }
+    bool operator()(const std::vector<double>& a, const std::vector<double>& b) const {
+      return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+    }
+  };
+  std::unordered_map<std::vector<double>, double, Bits, Bits> group_streams;
+
+  size_t size() const { return box_count + stage_ops.size() + group_streams.size(); }
 };
 
 }  // namespace
@@ -261,7 +279,7 @@ struct EvaluationCache::Shared {
   size_t funcs = 0, edges = 0;
   std::unique_ptr<KernelIndex> index;
   RootPlacements roots;
-  ByPlacements boxes;
+  ByPlacements by_placements;
 };
 
 EvaluationCache::EvaluationCache() : shared_(std::make_unique<Shared>()) {}
@@ -271,7 +289,7 @@ EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription
   Shared& s = *shared_;
   if (s.kd != &kd || s.model != &model || s.funcs != kd.funcs.size() || s.edges != kd.edges.size() || !s.index) {
     s.roots.placed.clear();
-    s.boxes = ByPlacements();
+    s.by_placements = ByPlacements();
     s.index = std::make_unique<KernelIndex>(kd);
     s.kd = &kd;
     s.model = &model;
@@ -281,9 +299,9 @@ EvaluationCache::Shared& EvaluationCache::shared_for(const hb::KernelDescription
   // Each entry holds a Func's state (a few hundred bytes): start afresh past this many.
   constexpr size_t kMaxRootPlacements = 1 << 15;
   if (s.roots.placed.size() > kMaxRootPlacements) s.roots.placed.clear();
-  // An entry holds a few buffers' boxes and its loop lengths.
+  // An entry holds a few buffers' boxes and its loop lengths, or a stage's operations.
   constexpr size_t kMaxByPlacements = 1 << 16;
-  if (s.boxes.boxes.size() > kMaxByPlacements) s.boxes = ByPlacements();
+  if (s.by_placements.size() > kMaxByPlacements) s.by_placements = ByPlacements();
   return s;
 }
 
@@ -293,8 +311,13 @@ class Evaluator {
  public:
   Evaluator(const hb::KernelDescription& kd, const KernelIndex& ki, const ScheduleView& view,
             const MachineDescription& m, const AnalyticModelOptions& o, RootPlacements* memo = nullptr,
-            ByPlacements* boxes = nullptr)
-      : kd_(kd), ki_(ki), m_(m), o_(o), memo_(memo), boxes_(boxes ? *boxes : own_boxes_) {
+            ByPlacements* by_placements = nullptr)
+      : kd_(kd),
+        ki_(ki),
+        m_(m),
+        o_(o),
+        memo_(memo),
+        by_placements_(by_placements ? *by_placements : own_by_placements_) {
     views_.assign(kd_.funcs.size(), nullptr);
     for (const FuncView& fv : view.funcs)
       if (const int i = ki_.func(fv.name); i >= 0) views_[size_t(i)] = &fv;
@@ -327,21 +350,20 @@ class Evaluator {
   std::vector<FuncState> state_;
   mutable std::vector<std::vector<char>> read_paths_;  // reaches(), filled on first use
   // Caches of what depends on where Funcs are placed, cleared when one is placed
-  // (forget_placements); root boxes are kept under the placements instead.
+  // (forget_placements); root boxes, stage operations and row streams are kept under the
+  // placements instead (ByPlacements).
   mutable std::map<int, std::set<std::string>> root_buffers_read_;  // root_buffers_read(), by Func
-  ByPlacements own_boxes_;  // when the evaluation has no cache to share
-  ByPlacements& boxes_;     // root_boxes(), under placements_
-  mutable int placements_ = 0;  // the current placements' id in boxes_
-  // group_row_streams(), by host and its emitted nest (loop, iterations, ...), and its guests.
-  mutable std::map<std::pair<std::vector<double>, std::vector<int>>, double> group_streams_;
+  ByPlacements own_by_placements_;  // when the evaluation has no cache to share
+  ByPlacements& by_placements_;
+  mutable int placements_ = 0;  // the current placements' id in by_placements_
 
   void forget_placements() const {
     root_buffers_read_.clear();
     std::vector<uint8_t> where(state_.size());
     for (size_t i = 0; i < state_.size(); ++i)
       where[i] = state_[i].where == Where::Inline ? 0 : state_[i].where == Where::Root ? 1 : 2;
-    placements_ = boxes_.placements.try_emplace(std::move(where), int(boxes_.placements.size())).first->second;
-    group_streams_.clear();
+    auto& ids = by_placements_.placements;
+    placements_ = ids.try_emplace(std::move(where), int(ids.size())).first->second;
   }
 
   const FuncView* view_of(int f) const { return views_[size_t(f)]; }
@@ -1425,10 +1447,10 @@ class Evaluator {
   // touches while its loops cover `len` (through inlined Funcs), its own output included
   // when at the root; by buffer.
   const std::map<std::string, LineFootprint>& root_boxes(int f, int stage, const std::vector<double>& len) const {
-    auto& bucket = boxes_.boxes[ByPlacements::hash(placements_, f, stage, len)];
+    auto& bucket = by_placements_.boxes[ByPlacements::hash(placements_, f, stage, len)];
     for (const auto& [key, boxes] : bucket)
       if (key.is(placements_, f, stage, len)) return boxes;
-    ++boxes_.box_count;
+    ++by_placements_.box_count;
     return bucket.emplace_front(ByPlacements::Key{placements_, f, stage, len}, compute_root_boxes(f, stage, len))
         .second;
   }
@@ -1496,9 +1518,15 @@ class Evaluator {
           top_host(q) == h)
         guests.push_back(q);
     const std::vector<NestLoop> nest = emitted_nest(hs.choice[0], hst, hs.extents[0]);
-    std::vector<double> key = {double(h)};
+    // What it depends on: the placements, h's nest and its stages' extents, and its guests.
+    std::vector<double> key = {double(placements_), double(h), double(nest.size())};
     for (const NestLoop& l : nest) key.insert(key.end(), {double(l.loop), l.extent});
-    const auto [memo, added] = group_streams_.try_emplace({key, guests}, 0.0);
+    for (const std::vector<double>& e : hs.extents) {
+      key.push_back(double(e.size()));
+      key.insert(key.end(), e.begin(), e.end());
+    }
+    key.insert(key.end(), guests.begin(), guests.end());
+    const auto [memo, added] = by_placements_.group_streams.try_emplace(std::move(key), 0.0);
     if (!added) return memo->second;
     std::vector<std::vector<double>> back = hs.extents;
     double streams = open_row_streams(nest, hs.extents[0].size(),
@@ -1670,7 +1698,7 @@ class Evaluator {
   const ByPlacements::StageOps& stage_invariants(int f, int stage, const hb::StageInfo& st, const StageChoice& ch,
                                                  bool vector_walk, int vw) const {
     const std::array<int, 7> key = {placements_, f, stage, vector_walk, ch.vectorize, ch.vector_loop, vw};
-    const auto [it, added] = boxes_.stage_ops.try_emplace(key);
+    const auto [it, added] = by_placements_.stage_ops.try_emplace(key);
     ByPlacements::StageOps& out = it->second;
     if (!added) return out;
     std::map<std::string, double> ops_map;
@@ -2099,7 +2127,7 @@ Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const Schedul
 Prediction AnalyticModel::explain(const hb::KernelDescription& kd, const ScheduleView& view,
                                   EvaluationCache& cache) const {
   EvaluationCache::Shared& shared = cache.shared_for(kd, *this);
-  return Evaluator(kd, *shared.index, view, machine_, options_, &shared.roots, &shared.boxes).run();
+  return Evaluator(kd, *shared.index, view, machine_, options_, &shared.roots, &shared.by_placements).run();
 }
 
 double AnalyticModel::predict(const hb::KernelDescription& kd, const ScheduleView& view) const {
