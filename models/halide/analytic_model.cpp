@@ -244,11 +244,15 @@ struct ByPlacements {
 
   // A stage's operations per point through inlined Funcs (by type, ascending; with a vectorized
   // stage's uniform ones counted once per vector), the index operations of boundary clamps
-  // loop partitioning may drop, and its lane-by-lane operations.
+  // loop partitioning may drop, its lane-by-lane operations, and what its reads cover.
   struct StageOps {
     std::vector<std::pair<std::string, double>> ops;
     double clamp_ops = 0;
     LaneByLane lane_by_lane;
+    // Per buffer read through inlined Funcs: (call sites, distinct points) per point.
+    std::map<std::string, std::pair<double, double>> reads_of;
+    // Per read: the bytes it covers over the whole stage.
+    std::map<const halide_bridge::Edge*, double> whole_bytes;
   };
   // (placements, Func, stage, vectorized walk, vectorized, vector loop, vector width)
   std::map<std::array<int, 7>, StageOps> stage_ops;
@@ -1693,8 +1697,8 @@ class Evaluator {
     return moves;
   }
 
-  // Stage (f, stage)'s operations per point through inlined Funcs and its lane-by-lane
-  // operations, as vectorized by `ch` at width `vw`; kept under the placements.
+  // Stage (f, stage)'s operations per point through inlined Funcs, its lane-by-lane
+  // operations and its reads, as vectorized by `ch` at width `vw`; kept under the placements.
   const ByPlacements::StageOps& stage_invariants(int f, int stage, const hb::StageInfo& st, const StageChoice& ch,
                                                  bool vector_walk, int vw) const {
     const std::array<int, 7> key = {placements_, f, stage, vector_walk, ch.vectorize, ch.vector_loop, vw};
@@ -1711,6 +1715,19 @@ class Evaluator {
       for (const auto& [t, n] : weighted_ops(st.ops_uniform_along[ch.vector_loop])) ops_map[t] -= n * (1 - 1.0 / vw);
     out.ops.assign(ops_map.begin(), ops_map.end());
     out.lane_by_lane = lane_by_lane_per_point(f, stage, 0, ch.vectorize ? ch.vector_loop : -1);
+    const std::vector<double> ones(st.loops.size(), 1.0), still(st.loops.size(), 0.0);
+    for_each_buffer_read(f, stage, ones, still,
+                         [&](const hb::Edge& e, int, const std::vector<double>& len, const std::vector<double>&,
+                             double evals) {
+                           auto& [sites, points] = out.reads_of[e.producer];
+                           sites += e.calls * evals;
+                           points = std::max(points, product(footprint(e, len)));
+                         });
+    for_each_buffer_read(f, stage, full_extents(f)[size_t(&st - kd_.funcs[f].stages.data())], still,
+                         [&](const hb::Edge& e, int p, const std::vector<double>& len, const std::vector<double>&) {
+                           double& b = out.whole_bytes[&e];
+                           b = std::max(b, product(footprint(e, len)) * element_bytes(e, p));
+                         });
     return out;
   }
 
@@ -1919,27 +1936,14 @@ class Evaluator {
     // Root buffers read over all productions together: a production's stencil halo overlaps
     // the next one's, and what the last production read is still cached (unsharp_mask's gray
     // per 4 output rows reads 10 input rows, 6 of them read just before).
-    std::map<const hb::Edge*, double> whole_bytes;
-    if (s.productions > 1)
-      for_each_buffer_read(f, stage, full_extents(f)[k], std::vector<double>(ext.size(), 0.0),
-                           [&](const hb::Edge& e, int p, const std::vector<double>& len, const std::vector<double>&) {
-                             double& b = whole_bytes[&e];
-                             b = std::max(b, product(footprint(e, len)) * element_bytes(e, p));
-                           });
+    const std::map<const hb::Edge*, double>* whole_bytes = s.productions > 1 ? &invariant.whole_bytes : nullptr;
     const double reread_bytes = s.host >= 0 ? host_tile_bytes(s.host, s.where) * m_.cores : 0;
     const Bandwidth* reread_level = s.host >= 0 ? &m_.level_for(reread_bytes) : nullptr;
     // Loads of a buffer per point: its reads through every inlined Func, but no more than the
     // distinct points one point reads of it (Halide shares identical loads in an expression:
     // harris's box filters read grad_x through inlined grad_xx and grad_xy at the same 9
     // points, 9 loads where the call sites count 27).
-    std::map<std::string, std::pair<double, double>> reads_of;  // buffer: (call sites, distinct points)
-    for_each_buffer_read(f, stage, std::vector<double>(ext.size(), 1.0), std::vector<double>(ext.size(), 0.0),
-                         [&](const hb::Edge& e, int, const std::vector<double>& len, const std::vector<double>&,
-                             double evals) {
-                           auto& [sites, points] = reads_of[e.producer];
-                           sites += e.calls * evals;
-                           points = std::max(points, product(footprint(e, len)));
-                         });
+    const auto& reads_of = invariant.reads_of;
     // Buffers kept in vector registers (in_registers): read without a load.
     std::map<int, bool> registers_hold;
     auto held_in_registers = [&](int p) {
@@ -1951,7 +1955,7 @@ class Evaluator {
                                                   const std::vector<double>& step, double evals) {
       const hb::Edge* e = &edge;
       if (held_in_registers(p)) return;
-      const auto& [sites, points] = reads_of[e->producer];
+      const auto& [sites, points] = reads_of.at(e->producer);
       double calls = e->calls * evals * (sites > points ? points / sites : 1.0);
       if (register_tile && p == f) calls /= reduction_trips;  // the accumulators
       for (const auto& [shared, steps] : shared_by_unrolled)
@@ -1981,7 +1985,8 @@ class Evaluator {
       const bool root_buffer = e->producer_is_input || (p >= 0 && state_[p].where == Where::Root);
       if (root_buffer && &level != &m_.bandwidth.front()) {
         double fresh = s.productions * bytes, reread = 0;
-        if (const auto w = whole_bytes.find(e); w != whole_bytes.end() && reread_level && reread_level->bytes < level.bytes) {
+        const auto w = whole_bytes ? whole_bytes->find(e) : invariant.whole_bytes.end();
+        if (whole_bytes && w != whole_bytes->end() && reread_level && reread_level->bytes < level.bytes) {
           reread = std::max(0.0, fresh - w->second);
           fresh -= reread;
         }
