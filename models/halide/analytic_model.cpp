@@ -253,6 +253,9 @@ struct ByPlacements {
     std::map<std::string, std::pair<double, double>> reads_of;
     // Per read: the bytes it covers over the whole stage.
     std::map<const halide_bridge::Edge*, double> whole_bytes;
+    // The other pure loops along which it loads through a boundary condition, in loop order:
+    // (storage dimension, reads below its first point, reads past its last).
+    std::vector<std::pair<int, std::pair<bool, bool>>> clamped_along;
   };
   // (placements, Func, stage, vectorized walk, vectorized, vector loop, vector width)
   std::map<std::array<int, 7>, StageOps> stage_ops;
@@ -1231,8 +1234,11 @@ class Evaluator {
   // 24 tiles (3.6 ms against 2.0 ms computed per strip); with blur_x computed per row of those
   // strips, its own clamp gathered in the 2 edge strips (3.7 ms). Host loops and the stage's
   // loops are matched by the dimension they walk.
-  double clamped_share(int f, int stage, const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext,
-                       int vw, bool vector_reads_below, bool vector_reads_above) const {
+  // `clamped_along`: (storage dimension, reads below, reads past) of the other pure loops along
+  // which the stage loads through a boundary condition (ByPlacements::StageOps).
+  double clamped_share(int f, const StageChoice& ch, const hb::StageInfo& st, const std::vector<double>& ext, int vw,
+                       bool vector_reads_below, bool vector_reads_above,
+                       const std::vector<std::pair<int, std::pair<bool, bool>>>& clamped_along) const {
     struct Walk {
       int arg;
       double trips;
@@ -1286,11 +1292,7 @@ class Evaluator {
     // Dimensions whose coordinates a boundary condition clamps, and whether reads reach below
     // the first point and past the last.
     std::map<int, std::pair<bool, bool>> clamped = {{vector_arg, {vector_reads_below, vector_reads_above}}};
-    for (int i = 0; i < int(st.loops.size()); ++i) {
-      if (!st.loops[i].is_pure || i == ch.vector_loop) continue;
-      const LaneByLane along = lane_by_lane_per_point(f, stage, 0, i);
-      if (along.boundary_loads > 0) clamped[st.loops[i].arg_index] = {along.boundary_below, along.boundary_above};
-    }
+    for (const auto& [arg, reads] : clamped_along) clamped[arg] = reads;
     double share = 0, steady = 1;
     for (const Walk& w : walks) {
       auto c = clamped.find(w.arg);
@@ -1715,6 +1717,12 @@ class Evaluator {
       for (const auto& [t, n] : weighted_ops(st.ops_uniform_along[ch.vector_loop])) ops_map[t] -= n * (1 - 1.0 / vw);
     out.ops.assign(ops_map.begin(), ops_map.end());
     out.lane_by_lane = lane_by_lane_per_point(f, stage, 0, ch.vectorize ? ch.vector_loop : -1);
+    for (int i = 0; i < int(st.loops.size()); ++i) {
+      if (!st.loops[i].is_pure || i == ch.vector_loop) continue;
+      const LaneByLane along = lane_by_lane_per_point(f, stage, 0, i);
+      if (along.boundary_loads > 0)
+        out.clamped_along.push_back({st.loops[i].arg_index, {along.boundary_below, along.boundary_above}});
+    }
     const std::vector<double> ones(st.loops.size(), 1.0), still(st.loops.size(), 0.0);
     for_each_buffer_read(f, stage, ones, still,
                          [&](const hb::Edge& e, int, const std::vector<double>& len, const std::vector<double>&,
@@ -1789,7 +1797,8 @@ class Evaluator {
     // had the order the other way round.
     if (invariant.clamp_ops > 0) {
       const double edge =
-          clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below, lane_by_lane.boundary_above);
+          clamped_share(f, ch, st, ext, vw, lane_by_lane.boundary_below, lane_by_lane.boundary_above,
+                        invariant.clamped_along);
       auto int32 = std::lower_bound(ops.begin(), ops.end(), std::string("int32"),
                                     [](const auto& op, const std::string& t) { return op.first < t; });
       if (int32 == ops.end() || int32->first != "int32") int32 = ops.insert(int32, {"int32", 0.0});
@@ -2031,8 +2040,8 @@ class Evaluator {
       if (st.loops[ch.vector_loop].arg_index > 0) gathered += 1;
       // Loads through a boundary condition gather where loop partitioning leaves the clamp.
       if (lane_by_lane.boundary_loads > 0)
-        gathered += lane_by_lane.boundary_loads * clamped_share(f, stage, ch, st, ext, vw, lane_by_lane.boundary_below,
-                                                                      lane_by_lane.boundary_above);
+        gathered += lane_by_lane.boundary_loads * clamped_share(f, ch, st, ext, vw, lane_by_lane.boundary_below,
+                                                                lane_by_lane.boundary_above, invariant.clamped_along);
     }
     if (gathered > 0)
       parts.gathers_s = c.points_computed * gathered / c.vector_efficiency / std::max(m_.gather_lanes_per_s * c.cores_used, 1.0);
