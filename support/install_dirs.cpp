@@ -24,10 +24,16 @@ std::filesystem::path module_prefix() {
   return self.parent_path().parent_path();
 }
 
-std::filesystem::path data_directory(const std::filesystem::path& prefix) {
+std::filesystem::path installed_data_directory(const std::filesystem::path& prefix) {
+  if (prefix.empty()) return {};
   std::error_code ec;
   const std::filesystem::path installed = prefix / "share" / "candor";
-  return std::filesystem::is_directory(installed, ec) ? installed : prefix;
+  return std::filesystem::is_directory(installed, ec) ? installed : std::filesystem::path();
+}
+
+std::filesystem::path data_directory(const std::filesystem::path& prefix) {
+  const std::filesystem::path installed = installed_data_directory(prefix);
+  return installed.empty() ? prefix : installed;
 }
 
 }  // namespace candor::support

@@ -16,7 +16,11 @@ namespace candor::support {
 // cannot be found.
 std::filesystem::path module_prefix();
 
-// PREFIX/share/candor when that directory exists (an installed package), else PREFIX.
+// PREFIX/share/candor when PREFIX is given and that directory exists (an installed
+// package), else empty.
+std::filesystem::path installed_data_directory(const std::filesystem::path& prefix);
+
+// installed_data_directory(PREFIX) when there is one, else PREFIX.
 std::filesystem::path data_directory(const std::filesystem::path& prefix);
 
 }  // namespace candor::support

@@ -219,7 +219,8 @@ inline uint64_t bits_of(double x) {
 // What depends on a stage and on which Funcs are inlined and which are at the root, kept
 // under those so that it serves every view and every placement that agrees on them: the
 // boxes of the root buffers the stage touches for given loop lengths (Evaluator::root_boxes),
-// and its operations through inlined Funcs (Evaluator::stage_invariants).
+// its operations and reads through inlined Funcs (Evaluator::stage_invariants), and a host
+// group's row streams (Evaluator::group_row_streams).
 struct ByPlacements {
   // Where each Func is, as root boxes see it (0: inlined, 1: at the root or not yet placed,
   // 2: in another Func's loops), interned.
@@ -257,8 +258,8 @@ struct ByPlacements {
     // (storage dimension, reads below its first point, reads past its last).
     std::vector<std::pair<int, std::pair<bool, bool>>> clamped_along;
   };
-  // (placements, Func, stage, vectorized walk, vectorized, vector loop, vector width)
-  std::map<std::array<int, 7>, StageOps> stage_ops;
+  // (placements, Func, stage, vectorized, vector loop, vector width)
+  std::map<std::array<int, 6>, StageOps> stage_ops;
 
   // Evaluator::group_row_streams(), by (placements, host, its emitted nest, its stages'
   // extents, its guests), all as numbers, compared bit for bit.
@@ -279,7 +280,8 @@ struct ByPlacements {
 
 }  // namespace
 
-// The index of the kernel the views belong to, and the Funcs placed at the root so far.
+// The index of the kernel the views belong to, the Funcs placed at the root so far, and what
+// depends on the placements (for the model and kernel it was last given).
 struct EvaluationCache::Shared {
   const hb::KernelDescription* kd = nullptr;
   const AnalyticModel* model = nullptr;
@@ -1702,12 +1704,13 @@ class Evaluator {
   // Stage (f, stage)'s operations per point through inlined Funcs, its lane-by-lane
   // operations and its reads, as vectorized by `ch` at width `vw`; kept under the placements.
   const ByPlacements::StageOps& stage_invariants(int f, int stage, const hb::StageInfo& st, const StageChoice& ch,
-                                                 bool vector_walk, int vw) const {
-    const std::array<int, 7> key = {placements_, f, stage, vector_walk, ch.vectorize, ch.vector_loop, vw};
+                                                 int vw) const {
+    const std::array<int, 6> key = {placements_, f, stage, ch.vectorize, ch.vector_loop, vw};
     const auto [it, added] = by_placements_.stage_ops.try_emplace(key);
     ByPlacements::StageOps& out = it->second;
     if (!added) return out;
     std::map<std::string, double> ops_map;
+    const bool vector_walk = ch.vectorize && ch.vector_loop >= 0 && !st.loops.empty();
     stage_ops(f, stage, ops_map, std::vector<double>(st.loops.size(), 1.0), 0, vector_walk ? &out.clamp_ops : nullptr,
               ch.vector_loop);
     // Vectorized, the stage's own operations that do not vary along the vector loop run once
@@ -1787,8 +1790,7 @@ class Evaluator {
       c.vector_efficiency = inner / (std::ceil(inner / vw) * vw);
     }
 
-    const bool vector_walk = ch.vectorize && ch.vector_loop >= 0 && !ext.empty();
-    const ByPlacements::StageOps& invariant = stage_invariants(f, stage, st, ch, vector_walk, vw);
+    const ByPlacements::StageOps& invariant = stage_invariants(f, stage, st, ch, vw);
     const LaneByLane& lane_by_lane = invariant.lane_by_lane;
     std::vector<std::pair<std::string, double>> ops = invariant.ops;
     // Loop partitioning runs the interior without a boundary condition's clamps; only the edge
@@ -1945,7 +1947,7 @@ class Evaluator {
     // Root buffers read over all productions together: a production's stencil halo overlaps
     // the next one's, and what the last production read is still cached (unsharp_mask's gray
     // per 4 output rows reads 10 input rows, 6 of them read just before).
-    const std::map<const hb::Edge*, double>* whole_bytes = s.productions > 1 ? &invariant.whole_bytes : nullptr;
+    const bool reread_across_productions = s.productions > 1;
     const double reread_bytes = s.host >= 0 ? host_tile_bytes(s.host, s.where) * m_.cores : 0;
     const Bandwidth* reread_level = s.host >= 0 ? &m_.level_for(reread_bytes) : nullptr;
     // Loads of a buffer per point: its reads through every inlined Func, but no more than the
@@ -1994,8 +1996,9 @@ class Evaluator {
       const bool root_buffer = e->producer_is_input || (p >= 0 && state_[p].where == Where::Root);
       if (root_buffer && &level != &m_.bandwidth.front()) {
         double fresh = s.productions * bytes, reread = 0;
-        const auto w = whole_bytes ? whole_bytes->find(e) : invariant.whole_bytes.end();
-        if (whole_bytes && w != whole_bytes->end() && reread_level && reread_level->bytes < level.bytes) {
+        const auto w = invariant.whole_bytes.find(e);
+        if (reread_across_productions && w != invariant.whole_bytes.end() && reread_level &&
+            reread_level->bytes < level.bytes) {
           reread = std::max(0.0, fresh - w->second);
           fresh -= reread;
         }

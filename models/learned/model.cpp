@@ -27,11 +27,10 @@ const std::string& default_weights_path() {
   static const std::string path = [] {
     // Only an installed package's own copy: a program copied elsewhere never reads a
     // weights.json that happens to lie beside its directory.
-    const std::filesystem::path prefix = support::module_prefix();
-    const std::filesystem::path installed = prefix / "share" / "candor" / "weights.json";
+    const std::filesystem::path dir = support::installed_data_directory(support::module_prefix());
     std::error_code ec;
-    return !prefix.empty() && std::filesystem::exists(installed, ec) ? installed.string()
-                                                                      : std::string(CANDOR_DEFAULT_WEIGHTS);
+    return !dir.empty() && std::filesystem::exists(dir / "weights.json", ec) ? (dir / "weights.json").string()
+                                                                            : std::string(CANDOR_DEFAULT_WEIGHTS);
   }();
   return path;
 }

@@ -120,8 +120,14 @@ TEST_F(Files, DataDirectoryIsShareCandorInAnInstalledPrefix) {
   std::error_code ec;
   EXPECT_EQ(module_prefix(), fs::canonical("/proc/self/exe", ec).parent_path().parent_path());
   EXPECT_EQ(data_directory(dir_), dir_);
+  // A data file beside the prefix does not make it an installed package (the shipped weights
+  // are read from an installed data directory only).
+  std::ofstream(path("weights.json")) << "{}";
+  EXPECT_TRUE(installed_data_directory(dir_).empty());
+  EXPECT_TRUE(installed_data_directory(fs::path()).empty());
   fs::create_directories(dir_ / "share" / "candor");
   EXPECT_EQ(data_directory(dir_), dir_ / "share" / "candor");
+  EXPECT_EQ(installed_data_directory(dir_), dir_ / "share" / "candor");
   std::ofstream(path("share/x")) << "a file, not a directory";
   EXPECT_EQ(data_directory(dir_ / "share" / "x"), dir_ / "share" / "x");
 }
