@@ -1,7 +1,6 @@
-// A decision space of one's own, searched with the installed candor runtime: the cache
-// blocking of a hand-written matrix multiply (matmul_blocking.space), priced by a memory
-// traffic model, searched with depth-first branch-and-bound and with beam search, checked
-// against every configuration priced by brute force, then run and compared with a plain one.
+// A decision space of one's own: the cache blocking of a hand-written matrix multiply
+// (matmul_blocking.space), priced by a memory traffic model, searched with depth-first
+// branch-and-bound and beam search, checked against brute force, then run and timed.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,9 +12,8 @@
 
 namespace {
 
-constexpr int N = 256, I = 0, J = 1, K = 2;
+constexpr int N = 256, I = 0, J = 1, K = 2, kMaxVolume = 32768;
 constexpr double kCacheBytes = 256 << 10, kBytesPerSecond = 20e9, kSecondsPerTile = 50e-9;
-constexpr int64_t kMaxVolume = 32768;
 
 struct Config {
   int tile[3], order[3];  // order: the dimensions, outermost tile loop first
@@ -76,11 +74,9 @@ class TrafficObjective : public candor::Objective {
   double lower_bound(const candor::Space& s, const candor::Candidate& c) const override {
     if (s.is_complete(c)) return cost(s, c);
     const Space& space = static_cast<const Space&>(s);
-    double volume = 1;
-    for (int d = 0; d < 3; ++d) {
-      const int tile = space.tile_ref(d).var;
-      volume *= double(space.value_int(tile, space.values(c, tile).back()));
-    }
+    double volume = 1;  // the largest tiles still open
+    for (int d = 0; d < 3; ++d)
+      volume *= double(space.value_int(space.tile_ref(d).var, space.values(c, space.tile_ref(d).var).back()));
     volume = std::min(volume, double(kMaxVolume));
     return 3.0 * 4 * N * N / kBytesPerSecond + double(N) * N * N / volume * kSecondsPerTile;
   }
@@ -127,32 +123,24 @@ int main() {
   }
 
   double brute = 1e30;  // every configuration the spec allows, priced directly
-  const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-
   for (int ti = 4; ti <= N; ti *= 2)
     for (int tj = 4; tj <= N; tj *= 2)
-      for (int tk = 4; tk <= N; tk *= 2)
-        for (const auto& order : orders) {
-          Config c{{ti, tj, tk}, {order[0], order[1], order[2]}};
-          if (int64_t(ti) * tj * tk <= kMaxVolume) brute = std::min(brute, model_seconds(c));
-        }
+      for (int tk = 4; tk <= N; tk *= 2) {
+        Config c{{ti, tj, tk}, {I, J, K}};
+        do  // each loop order
+          if (ti * tj * tk <= kMaxVolume) brute = std::min(brute, model_seconds(c));
+        while (std::next_permutation(c.order, c.order + 3));
+      }
   std::printf("brute force: cost %.6g s\n", brute);
   if (!found[0].optimal || std::abs(found[0].best_cost - brute) > 1e-12 * brute || found[1].best_cost < brute * (1 - 1e-12))
     return std::printf("FAIL: the searches disagree with brute force\n"), 1;
 
-  std::vector<float> a(N * N), b(N * N), reference(N * N), out(N * N);
+  std::vector<float> a(N * N), b(N * N), out(N * N), reference(N * N);
   for (int x = 0; x < N * N; ++x) a[x] = float(x % 17) / 16, b[x] = float(x % 13) / 12 - 0.5f;
-  for (int i = 0; i < N; ++i)
-    for (int j = 0; j < N; ++j) {
-      float sum = 0;
-      for (int k = 0; k < N; ++k) sum += a[i * N + k] * b[k * N + j];
-      reference[i * N + j] = sum;
-    }
-  const Config best = config_of(space, *found[0].best), plain{{N, N, N}, {I, K, J}};
+  const Config best = config_of(space, *found[0].best), untiled{{N, N, N}, {I, K, J}};
   std::printf("tiles i=%d j=%d k=%d, loops %c%c%c: %.2f ms; untiled: %.2f ms\n", best.tile[I], best.tile[J],
               best.tile[K], "ijk"[best.order[0]], "ijk"[best.order[1]], "ijk"[best.order[2]],
-              milliseconds(best, a, b, out), milliseconds(plain, a, b, out));
-  matmul(best, a, b, out);
+              milliseconds(best, a, b, out), milliseconds(untiled, a, b, reference));
   for (int x = 0; x < N * N; ++x)
     if (std::abs(out[x] - reference[x]) > 1e-4f * (1 + std::abs(reference[x])))
       return std::printf("FAIL: element %d is %g, expected %g\n", x, out[x], reference[x]), 1;
