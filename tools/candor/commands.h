@@ -15,5 +15,6 @@ void register_target_command(CLI::App& app, int& exit_status);
 void register_search_command(CLI::App& app, int& exit_status);
 void register_measure_command(CLI::App& app, int& exit_status);
 void register_model_command(CLI::App& app, int& exit_status);
+void register_report_command(CLI::App& app, int& exit_status);
 
 }  // namespace candor::cli

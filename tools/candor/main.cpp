@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   candor::cli::register_search_command(app, exit_status);
   candor::cli::register_measure_command(app, exit_status);
   candor::cli::register_model_command(app, exit_status);
+  candor::cli::register_report_command(app, exit_status);
 #endif
   candor::cli::require_decimal_numbers(app);
   try {
