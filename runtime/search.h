@@ -3,6 +3,7 @@
 // its lower bound, and reports the same statistics as every other engine.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -45,6 +46,10 @@ struct Budget {
   std::function<uint64_t(const Candidate&)> top_shape;
   // Called about twice a second while the search runs (a progress line), when set.
   std::function<void(const struct SearchStats& stats, double best_cost)> progress;
+
+  // The share of the time or node limit a search has spent, whichever is larger; -1 when
+  // neither is limited.
+  double share_spent(const struct SearchStats& stats) const;
 };
 
 struct SearchStats {
@@ -69,6 +74,13 @@ struct SearchStats {
     seconds += other.seconds;
   }
 };
+
+inline double Budget::share_spent(const SearchStats& stats) const {
+  double share = -1;
+  if (seconds < std::numeric_limits<double>::infinity() && seconds > 0) share = stats.seconds / seconds;
+  if (max_expanded > 0) share = std::max(share, double(stats.expanded) / double(max_expanded));
+  return share;
+}
 
 struct SearchResult {
   std::optional<Candidate> best;

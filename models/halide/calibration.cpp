@@ -14,11 +14,13 @@
 #include <thread>
 
 #include <Halide.h>
+#include <fmt/format.h>
 
 #include "cache_info.h"
 #include "halide_bridge/compile.h"
 #include "machine.h"
 #include "runtime/statistics.h"
+#include "support/progress.h"
 
 namespace candor::models::halide {
 
@@ -554,10 +556,12 @@ class Progress {
     const char* name;
     double weight;
   };
-  Progress(std::vector<Group> groups, bool enabled) : groups_(std::move(groups)), enabled_(enabled) {}
+  Progress(std::vector<Group> groups, bool enabled)
+      : groups_(std::move(groups)),
+        line_("calibration", std::cerr, enabled ? support::ProgressLine::Mode::Plain : support::ProgressLine::Mode::Off,
+              0) {}
   // The next group, in the constructor's order, is measured.
   void done() {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     double done_weight = 0, total = 0;
     for (size_t i = 0; i < groups_.size(); ++i) {
       total += groups_[i].weight;
@@ -565,19 +569,13 @@ class Progress {
     }
     const char* name = groups_[next_].name;
     ++next_;
-    if (!enabled_) return;
-    const double left = done_weight > 0 ? elapsed * (total - done_weight) / done_weight : 0;
-    char line[256];
-    std::snprintf(line, sizeof line, "calibration [%zu/%zu] %s: %.1f s so far, about %.0f s left", next_, groups_.size(),
-                  name, elapsed, std::ceil(left));
-    std::cerr << line << std::endl;
+    line_.update(total > 0 ? done_weight / total : -1, fmt::format("{}/{} {}", next_, groups_.size(), name));
   }
 
  private:
   std::vector<Group> groups_;
-  bool enabled_;
   size_t next_ = 0;
-  Clock::time_point start_ = Clock::now();
+  support::ProgressLine line_;
 };
 
 // Bytes of a working set no cache holds: four times the nominal L3, at least 256 MiB, and

@@ -22,6 +22,8 @@ import sys
 
 import torch
 
+from progress import Progress
+
 # The analytic model's StageCost terms (model.h's CANDOR_COST_TERMS): both MLP inputs and
 # cost terms. Raw counts of the featurization join the cost terms, scaled to about seconds.
 COST_TERMS = ["compute_s", "load_s", "store_s", "parallel_s", "allocation_s", "loop_s", "total_s"]
@@ -247,6 +249,8 @@ def main():
     def predict_log(model, xs, ts, os, la):
         return banded(torch.log(model(xs, ts, os, len(la))), la, args.analytic_band)
 
+    progress = Progress("train")
+    fit = ""
     for epoch in range(args.epochs):
         order = pipeline_names[:]
         random.shuffle(order)
@@ -268,11 +272,14 @@ def main():
             loss.backward()
             optimizer.step()
             schedule.step()
-        if not args.quiet and (epoch % 50 == 0 or epoch == args.epochs - 1):
-            with torch.no_grad():
-                p = predict_log(model, xn, terms, owner, log_a)
-            print(f"epoch {epoch}: loss {float(loss):.4f}, train R2(log) {r2(y, p):.4f}, "
-                  f"pairwise {pairwise(y, p, pipes, args.tie_tolerance):.4f}", flush=True)
+        if not args.quiet:
+            if epoch % 50 == 0 or epoch == args.epochs - 1:
+                with torch.no_grad():
+                    p = predict_log(model, xn, terms, owner, log_a)
+                fit = f", train R2(log) {r2(y, p):.4f}, pairwise {pairwise(y, p, pipes, args.tie_tolerance):.4f}"
+            progress.update((epoch + 1) / args.epochs, f"epoch {epoch + 1}/{args.epochs}: loss {float(loss):.4f}{fit}")
+    if not args.quiet:
+        progress.finish(f"{args.epochs} epochs")
 
     with torch.no_grad():
         p_train = predict_log(model, xn, terms, owner, log_a)

@@ -196,6 +196,7 @@ TEST(SearchEngines, NodeBudgetIsHonoured) {
       budget.max_expanded = limit;
       SearchResult r = make_search(spec)->run(p.space, p.root, p.objective, p.next, budget);
       EXPECT_LE(r.stats.expanded, limit) << spec;
+      EXPECT_DOUBLE_EQ(budget.share_spent(r.stats), double(r.stats.expanded) / double(limit)) << spec;
       if (limit == 1) {
         EXPECT_FALSE(r.optimal) << spec;  // (the bound is strong: 40 may suffice to prove)
       }
@@ -204,6 +205,18 @@ TEST(SearchEngines, NodeBudgetIsHonoured) {
       }
     }
   }
+}
+
+TEST(SearchEngines, ShareSpentIsTheLargerOfTimeAndNodes) {
+  SearchStats stats;
+  stats.seconds = 3;
+  stats.expanded = 10;
+  Budget budget;
+  EXPECT_EQ(budget.share_spent(stats), -1);  // nothing limited: no share
+  budget.seconds = 12;
+  EXPECT_DOUBLE_EQ(budget.share_spent(stats), 0.25);
+  budget.max_expanded = 20;
+  EXPECT_DOUBLE_EQ(budget.share_spent(stats), 0.5);
 }
 
 TEST(SearchEngines, TimeBudgetIsHonoured) {

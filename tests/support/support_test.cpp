@@ -6,11 +6,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <sstream>
 
 #include "support/files.h"
 #include "support/install_dirs.h"
 #include "support/memory.h"
 #include "support/numbers.h"
+#include "support/progress.h"
 
 namespace candor::support {
 namespace {
@@ -102,6 +105,58 @@ TEST_F(Files, SameFileSeesThroughSpellings) {
   std::ofstream(path("z")) << "";
   fs::create_symlink(path("z"), path("link"));
   EXPECT_TRUE(same_file(path("z"), path("link")));
+}
+
+TEST(Progress, TextSaysShareElapsedAndTimeLeft) {
+  EXPECT_EQ(progress_text("collect", "10/40 samples", 0.25, 30), "[collect] 10/40 samples  25%  0:30 elapsed, about 1:30 left");
+  EXPECT_EQ(progress_text("search", "best 1 ms", 1.2, 3725), "[search] best 1 ms  100%  1:02:05 elapsed");
+  EXPECT_EQ(progress_text("train", "epoch 0", 0, 1), "[train] epoch 0  0%  0:01 elapsed");
+  EXPECT_EQ(progress_text("tune", "3 measured", -1, 59.6), "[tune] 3 measured  1:00 elapsed");
+}
+
+// A clock the test moves: which updates are shown follows from the mode alone.
+struct FakeClock {
+  ProgressLine::Clock::time_point t{};
+  std::function<ProgressLine::Clock::time_point()> now() {
+    return [this] { return t; };
+  }
+  void advance(double s) { t += std::chrono::duration_cast<ProgressLine::Clock::duration>(std::chrono::duration<double>(s)); }
+};
+
+TEST(Progress, PlainLinesComeAtTheirIntervalAndAtTheEnd) {
+  FakeClock clock;
+  std::ostringstream out;
+  {
+    ProgressLine line("job", out, ProgressLine::Mode::Plain, 10, clock.now());
+    line.update(0.1, "a");  // within the first interval: dropped
+    clock.advance(10);
+    line.update(0.2, "b");
+    clock.advance(4);
+    line.update(0.3, "c");  // within the interval: dropped
+    clock.advance(7);
+    line.update(0.5, "d");
+    line.finish("done");
+  }
+  EXPECT_EQ(out.str(), "[job] b  20%  0:10 elapsed, about 0:40 left\n[job] d  50%  0:21 elapsed, about 0:21 left\n"
+                       "[job] done  0:21 elapsed\n");
+}
+
+TEST(Progress, TerminalLineIsRewrittenInPlaceAndEnded) {
+  FakeClock clock;
+  std::ostringstream out;
+  {
+    ProgressLine line("job", out, ProgressLine::Mode::Terminal, 10, clock.now());
+    clock.advance(0.5);
+    line.update(-1, "a long first state");
+    clock.advance(1);
+    line.update(-1, "short");
+  }  // an unfinished line is ended when the reporter goes
+  EXPECT_EQ(out.str(), "\r[job] a long first state  0:01 elapsed\r[job] short  0:02 elapsed             \n");
+  std::ostringstream off;
+  ProgressLine silent("job", off, ProgressLine::Mode::Off, 10, clock.now());
+  silent.update(0.5, "x");
+  silent.finish("y");
+  EXPECT_EQ(off.str(), "");
 }
 
 TEST(Memory, ResidentSizeAndBudgetAreSane) {

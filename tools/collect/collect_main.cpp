@@ -31,6 +31,7 @@
 #include "models/halide/machine.h"
 #include "pipelines.h"
 #include "sample.h"
+#include "support/progress.h"
 #include "tools/strict_numbers.h"
 
 namespace {
@@ -117,13 +118,26 @@ struct Progress {
   long measured = 0;  // in this run
   long failed = 0;    // of those
   long skipped_pipelines = 0;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double time_limit = 0;  // seconds; 0: none
+  support::ProgressLine line;
 
-  void print(const std::string& pipeline) const {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cerr << fmt::format("[rank {}] {}/{} samples ({} measured now, {:.2f}/s, {} failed) {}\n", rank, done,
-                             expected, measured, seconds > 0 ? measured / seconds : 0.0, failed, pipeline);
+  Progress(int rank, double time_limit)
+      : rank(rank), time_limit(time_limit), line(fmt::format("collect rank {}", rank), std::cerr,
+                                                 support::ProgressLine::Mode::Automatic, 0) {}
+
+  std::string state(const std::string& pipeline) const {
+    const double seconds = line.elapsed_seconds();
+    return fmt::format("{}/{} samples ({} measured now, {:.2f}/s, {} failed) {}", done, expected, measured,
+                       seconds > 0 ? measured / seconds : 0.0, failed, pipeline);
   }
+  // The share of this run's work done: of the samples it measures, or of its time limit.
+  double fraction() const {
+    const long left = std::max(0L, expected - done);
+    double f = measured + left > 0 ? double(measured) / double(measured + left) : 1.0;
+    if (time_limit > 0) f = std::max(f, line.elapsed_seconds() / time_limit);
+    return f;
+  }
+  void print(const std::string& pipeline) { line.update(fraction(), state(pipeline)); }
 };
 
 // Draws and measures the schedules of one pipeline; appends the new ones to `shard`.
@@ -220,20 +234,16 @@ int run(const Options& o, int rank, int ranks) {
     known.insert(keys.begin(), keys.end());
   }
 
-  Progress progress;
-  progress.rank = rank;
+  Progress progress(rank, o.time_limit);
   for (size_t i = rank; i < pipelines.size(); i += ranks) progress.expected += o.schedules_per_pipeline;
   for (size_t i = rank; i < pipelines.size(); i += ranks) {
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - progress.start).count();
-    if (o.time_limit > 0 && elapsed >= o.time_limit) {
+    if (o.time_limit > 0 && progress.line.elapsed_seconds() >= o.time_limit) {
       std::cerr << fmt::format("[rank {}] time limit reached: stopping before {}\n", rank, pipelines[i].spec);
       break;
     }
     collect_pipeline(pipelines[i], o, model, measure_options, known, shard, progress);
   }
-  std::cerr << fmt::format("[rank {}] done: ", rank);
-  progress.print(fmt::format("({} pipelines skipped)", progress.skipped_pipelines));
+  progress.line.finish("done: " + progress.state(fmt::format("({} pipelines skipped)", progress.skipped_pipelines)));
 
   long counts[3] = {progress.measured, progress.failed, progress.skipped_pipelines}, totals[3] = {0, 0, 0};
   MPI_Reduce(counts, totals, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
