@@ -420,6 +420,37 @@ EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const Ker
   return evaluate_instance(inst, reference, target, options);
 }
 
+EvalResult verify_at_sizes(AppInstance& inst, const std::vector<Outputs>& references,
+                           const std::function<void(size_t, AppInstance&)>& resize, const Halide::Target& target,
+                           const RunOptions& options) {
+  EvalResult r;
+  Prepared prepared;
+  if (!compile_prepared(inst, target, prepared, r)) return r;
+  RunOptions once = options;
+  once.warmup_runs = 0;
+  double max_error = 0;
+  for (size_t k = 0; k < references.size(); ++k) {
+    if (k > 0) {
+      try {
+        resize(k, inst);
+        prepared.out = make_outputs(inst);
+      } catch (const BridgeError& e) {
+        r.failed_step = "run";
+        r.error = "at size " + std::to_string(k) + ": " + e.what();
+        return r;
+      }
+    }
+    if (!verify_prepared(references[k], target, once, prepared, r)) {
+      r.error = "at size " + std::to_string(k) + ": " + r.error;
+      return r;
+    }
+    max_error = std::max(max_error, r.max_abs_error);
+  }
+  r.max_abs_error = max_error;
+  r.ok = true;
+  return r;
+}
+
 std::vector<EvalResult> evaluate_interleaved(const App& app, const std::vector<Schedule>& schedules,
                                              const KernelDescription& kd, const Outputs& reference,
                                              const Halide::Target& target, const RunOptions& options) {

@@ -115,6 +115,15 @@ EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const Ker
                              const Outputs& reference, const Halide::Target& target,
                              const RunOptions& options = {});
 
+// Checks a scheduled instance against a reference at each of several sizes, compiling it
+// once: size 0 is the instance as it is, and before size k > 0 `resize(k, inst)` rebinds its
+// inputs and outputs (pipeline_app.h's resize_instance). It fails at the first size that
+// fails, the error naming it ("at size k: ..."), and max_abs_error is over every size;
+// nothing is timed.
+EvalResult verify_at_sizes(AppInstance& inst, const std::vector<Outputs>& references,
+                           const std::function<void(size_t, AppInstance&)>& resize, const Halide::Target& target,
+                           const RunOptions& options = {});
+
 // Several schedules of one app benchmarked side by side: each is validated, compiled and
 // verified first, then all are timed in rounds, one run of each per round, so that a drift of
 // a shared machine (a neighbour's load comes and goes within a second) hits them alike. A

@@ -167,16 +167,57 @@ OutputRegions output_regions(const Halide::Pipeline& pipeline, const KernelDescr
   return out;
 }
 
+// Binds the instance's inputs to synthetic data over `shapes` and its outputs to `sizes`.
+void bind_inputs_and_outputs(AppInstance& inst, const KernelDescription& kd, const InputShapes& shapes,
+                             const OutputSizes& sizes, uint64_t seed) {
+  inst.output_sizes = sizes;
+  PipelineParameters params = pipeline_parameters(inst.outputs);
+  uint64_t input_seed = seed;
+  for (auto& [name, p] : params.buffers) {
+    const InputInfo* in = kd.find_input(name);
+    auto shape = shapes.find(name);
+    if (!in || shape == shapes.end()) throw BridgeError("input '" + name + "' is not in the kernel description");
+    p.set_buffer(synthetic_input(*in, shape->second, input_seed++));
+  }
+  for (auto& [name, p] : params.scalars) set_to_estimate(p);
+}
+
 }  // namespace
 
-InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd) {
+OutputSizes estimated_output_sizes(const Halide::Pipeline& pipeline, const KernelDescription& kd) {
+  return output_regions(pipeline, kd).sizes;
+}
+
+std::vector<OutputSizes> other_output_sizes(const OutputSizes& estimated) {
+  constexpr int kLong = 8;
+  bool any_long = false;
+  for (const std::vector<int>& size : estimated)
+    for (int extent : size) any_long = any_long || extent >= kLong;
+  if (!any_long) return {};
+  std::vector<OutputSizes> others;
+  for (auto resized : {+[](int e) { return e * 3 / 4 + 1; }, +[](int e) { return e + 13; }}) {
+    OutputSizes other = estimated;
+    for (std::vector<int>& size : other)
+      for (int& extent : size)
+        if (extent >= kLong) extent = resized(extent);
+    others.push_back(other);
+  }
+  return others;
+}
+
+InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd,
+                                 const OutputSizes& sizes) {
   const OutputRegions out = output_regions(pipeline, kd);
-  return query_shapes(out.functions, kd, out.sizes, out.mins);
+  return query_shapes(out.functions, kd, sizes.empty() ? out.sizes : sizes, out.mins);
 }
 
 App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, const InputShapes& given,
-                 uint64_t seed) {
-  const OutputRegions out = output_regions(pipeline, kd);
+                 uint64_t seed, const OutputSizes& sizes) {
+  OutputRegions out = output_regions(pipeline, kd);
+  if (!sizes.empty()) {
+    if (sizes.size() != out.sizes.size()) throw BridgeError("pipeline_app: a size for each output is needed");
+    out.sizes = sizes;
+  }
   App app;
   app.name = "pipeline";
   app.description = "a pipeline on synthetic inputs over its estimates";
@@ -188,20 +229,17 @@ App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, 
     AppInstance inst;
     inst.outputs = copied_outputs(originals);
     inst.funcs = pipeline_funcs(inst.outputs);
-    inst.output_sizes = sizes;
     inst.output_mins = mins;
-    PipelineParameters params = pipeline_parameters(inst.outputs);
-    uint64_t input_seed = seed;
-    for (auto& [name, p] : params.buffers) {
-      const InputInfo* in = kd.find_input(name);
-      auto shape = (*shapes)->find(name);
-      if (!in || shape == (*shapes)->end()) throw BridgeError("input '" + name + "' is not in the kernel description");
-      p.set_buffer(synthetic_input(*in, shape->second, input_seed++));
-    }
-    for (auto& [name, p] : params.scalars) set_to_estimate(p);
+    bind_inputs_and_outputs(inst, kd, **shapes, sizes, seed);
     return inst;
   };
   return app;
+}
+
+void resize_instance(AppInstance& inst, const KernelDescription& kd, const InputShapes& shapes,
+                     const OutputSizes& sizes, uint64_t seed) {
+  if (sizes.size() != inst.outputs.size()) throw BridgeError("resize_instance: a size for each output is needed");
+  bind_inputs_and_outputs(inst, kd, shapes, sizes, seed);
 }
 
 }  // namespace candor::halide_bridge

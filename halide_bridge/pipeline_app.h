@@ -19,12 +19,24 @@ namespace candor::halide_bridge {
 
 // The region of each input to fill with synthetic data, by name.
 using InputShapes = std::map<std::string, std::vector<Range>>;
+// Each output's extent per dimension, in the order of Pipeline::outputs(); an output's
+// region starts where its estimate does.
+using OutputSizes = std::vector<std::vector<int>>;
+
+// The outputs' sizes over their estimates.
+OutputSizes estimated_output_sizes(const Halide::Pipeline& pipeline, const KernelDescription& kd);
+// Two other sizes to check schedules at, where the estimates hold a dimension of at least 8:
+// each such extent times 3/4, plus one (smaller, and a multiple of no tile the estimate's
+// is), and plus 13 (a prime past the estimate: a tail in every tiled loop). Shorter
+// dimensions (channels, taps) keep their extent. Empty when no dimension is that long.
+std::vector<OutputSizes> other_output_sizes(const OutputSizes& estimated);
 
 // Halide's bounds query of the pipeline under the reference schedule, for its outputs over
-// their estimates, each input's region united with what the description reads of it (or
-// its estimate). Data-dependent reads are bounded as Halide bounds them (by a clamp, or the
-// index's type). Compiles the pipeline; throws BridgeError when the query fails.
-InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd);
+// their estimates (or `sizes`), each input's region united with what the description reads
+// of it (or its estimate). Data-dependent reads are bounded as Halide bounds them (by a clamp,
+// or the index's type). Compiles the pipeline; throws BridgeError when the query fails.
+InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd,
+                                 const OutputSizes& sizes = {});
 
 // Every build() is a fresh deep copy of `pipeline`'s Funcs as they are now (call it before
 // scheduling them). The inputs are bound by setting the pipeline's own parameters (a
@@ -33,8 +45,16 @@ InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelD
 // compiles the pipeline once for Halide's bounds query unless `shapes` (from
 // queried_input_shapes) are given. `kd` is the pipeline's description.
 // build() throws BridgeError for an input the description does not know, a scalar estimate
-// that is not a constant, or a failed bounds query.
+// that is not a constant, or a failed bounds query. With `sizes`, the outputs are realized at
+// those sizes rather than over their estimates (`shapes` must then be queried at them).
 App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, const InputShapes& shapes = {},
-                 uint64_t seed = 1);
+                 uint64_t seed = 1, const OutputSizes& sizes = {});
+
+// Rebinds an instance of pipeline_app (scheduled, even compiled) to another size: its
+// inputs to fresh synthetic data over `shapes` (the same data as pipeline_app's with these
+// shapes and seed gives) and its outputs to `sizes`. A compiled pipeline then runs at the
+// new size without compiling again.
+void resize_instance(AppInstance& inst, const KernelDescription& kd, const InputShapes& shapes,
+                     const OutputSizes& sizes, uint64_t seed = 1);
 
 }  // namespace candor::halide_bridge

@@ -19,7 +19,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -27,9 +30,11 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include <Halide.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "child_checks.h"
 #include "child_process.h"
@@ -42,6 +47,8 @@
 #include "models/halide/machine.h"
 #include "plugin_options.h"
 #include "scheduler.h"
+#include "support/files.h"
+#include "support/progress.h"
 
 namespace candor::scheduler {
 namespace {
@@ -128,40 +135,59 @@ double seconds_until(Clock::time_point deadline) {
 struct Pick {
   std::optional<size_t> index;
   std::string note;  // how it was checked, or why there is none
+  // Each checked schedule's verdict, in the model's order: "" matched the reference at
+  // every size, else why not; the schedules past it were not checked.
+  std::vector<std::string> verdicts;
 };
 
-// The reference outputs on synthetic inputs, computed in a child process while the plugin
-// searches: Halide's bounds query sizes the inputs, the reference schedule runs, and the
-// outputs go to a temporary file that the checking children read.
+// A size the schedules are checked at, "512x384" (the first output's extents).
+std::string size_text(const hb::OutputSizes& sizes) {
+  std::string text;
+  for (int extent : sizes.at(0)) text += (text.empty() ? "" : "x") + std::to_string(extent);
+  return text;
+}
+
+// The reference outputs on synthetic inputs at the estimates and at other sizes
+// (other_output_sizes), computed in a child process while the plugin searches: Halide's
+// bounds query sizes the inputs, the reference schedule runs, and the outputs go to a
+// temporary file per size that the checking children read. A size the reference schedule
+// itself cannot run at (a generator that constrains its sizes) is left out.
 class BackgroundReference {
  public:
   BackgroundReference(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target)
-      : file_(std::filesystem::temp_directory_path() /
-              fmt::format("candor_reference_{}_{}.outputs", getpid(), reinterpret_cast<uintptr_t>(this))),
-        child_([&, file = file_.string()] {
-          try {
-            const hb::InputShapes shapes = hb::queried_input_shapes(pipeline, kd);
-            for (const auto& [name, shape] : shapes) {
-              std::cout << "shape " << name << " " << shape.size();
-              for (const hb::Range& r : shape) std::cout << " " << r.min << " " << r.max;
-              std::cout << "\n";
+      : sizes_(sizes_to_check(pipeline, kd)),
+        shapes_(sizes_.size()),
+        files_(output_files(sizes_.size())),
+        child_([&, sizes = sizes_, files = files_] {
+          for (size_t k = 0; k < sizes.size(); ++k) {
+            try {
+              const hb::InputShapes shapes = hb::queried_input_shapes(pipeline, kd, sizes[k]);
+              for (const auto& [name, shape] : shapes) {
+                std::cout << "shape " << k << " " << name << " " << shape.size();
+                for (const hb::Range& r : shape) std::cout << " " << r.min << " " << r.max;
+                std::cout << "\n";
+              }
+              hb::save_outputs(hb::reference_outputs(hb::pipeline_app(pipeline, kd, shapes, 1, sizes[k]), target),
+                               files[k].string());
+              std::cout << "size " << k << std::endl;
+            } catch (const std::exception& e) {
+              std::string message = e.what();
+              std::replace(message.begin(), message.end(), '\n', ' ');
+              std::cout << (k == 0 ? "failed " : "skipped " + std::to_string(k) + " ") << message << std::endl;
+              if (k == 0) return 0;
             }
-            hb::save_outputs(hb::reference_outputs(hb::pipeline_app(pipeline, kd, shapes), target), file);
-            std::cout << "ready" << std::endl;
-          } catch (const std::exception& e) {
-            std::string message = e.what();
-            std::replace(message.begin(), message.end(), '\n', ' ');
-            std::cout << "failed " << message << std::endl;
           }
+          std::cout << "ready" << std::endl;
           return 0;
         }) {}
   ~BackgroundReference() {
     std::error_code ec;
-    std::filesystem::remove(file_, ec);
+    for (const std::filesystem::path& f : files_) std::filesystem::remove(f, ec);
   }
 
-  // Waits up to `seconds` for the child. "" when the outputs are ready (the input shapes
-  // then set); otherwise what failed, with `out_of_time` set when the time ran out.
+  // Waits up to `seconds` for the child. "" when the outputs at the estimates are ready
+  // (then checked() lists the sizes with outputs, the estimates first, and skipped() why
+  // the others have none); otherwise what failed, with `out_of_time` set when the time ran out.
   std::string wait(double seconds, bool& out_of_time) {
     const ChildResult r = child_.wait(seconds);
     out_of_time = r.timed_out;
@@ -170,12 +196,19 @@ class BackgroundReference {
     for (std::string line; std::getline(lines, line);) {
       std::istringstream words(line);
       std::string word, name;
+      size_t k = 0, dims = 0;
       words >> word;
       if (word == "ready") return "";
       if (word == "failed") return line.substr(7);
-      size_t dims = 0;
-      if (word == "shape" && words >> name >> dims) {
-        std::vector<hb::Range>& shape = shapes_[name];
+      if (word == "size" && words >> k && k < sizes_.size()) checked_.push_back(k);
+      if (word == "skipped" && words >> k && k < sizes_.size()) {
+        std::string why;
+        std::getline(words, why);
+        skipped_ += fmt::format("{}the reference schedule does not run at {} ({})", skipped_.empty() ? "" : "; ",
+                                size_text(sizes_[k]), why.empty() ? why : why.substr(1));
+      }
+      if (word == "shape" && words >> k >> name >> dims && k < sizes_.size()) {
+        std::vector<hb::Range>& shape = shapes_[k][name];
         shape.resize(dims);
         for (hb::Range& range : shape) words >> range.min >> range.max;
       }
@@ -183,64 +216,214 @@ class BackgroundReference {
     return r.crashed ? "computing them crashed (killed by a signal)"
                      : fmt::format("computing them ended with status {}", r.exit_status);
   }
-  const std::filesystem::path& file() const { return file_; }
-  const hb::InputShapes& shapes() const { return shapes_; }
+  // The outputs' file of each size.
+  const std::vector<std::filesystem::path>& files() const { return files_; }
+  const std::vector<size_t>& checked() const { return checked_; }
+  const std::string& skipped() const { return skipped_; }
+  const hb::OutputSizes& sizes(size_t k) const { return sizes_.at(k); }
+  const hb::InputShapes& shapes(size_t k) const { return shapes_.at(k); }
 
  private:
-  std::filesystem::path file_;
-  hb::InputShapes shapes_;
+  static std::vector<hb::OutputSizes> sizes_to_check(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd) {
+    std::vector<hb::OutputSizes> sizes = {hb::estimated_output_sizes(pipeline, kd)};
+    for (hb::OutputSizes& other : hb::other_output_sizes(sizes[0])) sizes.push_back(std::move(other));
+    return sizes;
+  }
+  // Named by this process and object: each plugin run and pipeline has its own.
+  std::vector<std::filesystem::path> output_files(size_t count) const {
+    std::vector<std::filesystem::path> paths;
+    for (size_t k = 0; k < count; ++k)
+      paths.push_back(std::filesystem::temp_directory_path() /
+                      fmt::format("candor_reference_{}_{}.outputs.{}", getpid(), reinterpret_cast<uintptr_t>(this), k));
+    return paths;
+  }
+
+  std::vector<hb::OutputSizes> sizes_;
+  std::vector<hb::InputShapes> shapes_;
+  std::vector<std::filesystem::path> files_;
+  std::vector<size_t> checked_;
+  std::string skipped_;
   BackgroundChild child_;
 };
 
-// The first of the model's best schedules whose output, on synthetic inputs over the
-// estimates, matches the reference schedule's: Halide 14 miscompiles a few of the space's
-// schedules (bench/head_to_head_results/2026-11-27_s30/README.md). Each check runs in a
-// child process, so a schedule that crashes or hangs costs only its place. No pick when
-// every one failed or the time ran out before a verdict.
+// A check's failure that the schedule passed at the estimates: it failed at another size.
+constexpr const char* kEstimatesOnly = "correct at the estimates only: ";
+// What a check of every schedule (CANDOR_TOP) returns for one that matched: a check that
+// returns "" stops the checks.
+constexpr const char* kMatched = "matched";
+
+// The first of the model's best schedules whose output, on synthetic inputs at the estimates
+// and at the other sizes, matches the reference schedule's: Halide 14 miscompiles a few of
+// the space's schedules (bench/head_to_head_results/2026-11-27_s30/README.md), and a tile
+// whose tail shifts inwards fails where an output is shorter than the tile. When none passes
+// at every size, the first that passes at the estimates, with a warning naming where it
+// fails. Each check runs in a child process, so a schedule that crashes or hangs costs only
+// its place. No pick when every one failed or the time ran out before a verdict. The first
+// `check_all` schedules are all checked, even past the first that passes.
 Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd, const Halide::Target& target,
-                   BackgroundReference& background, const std::vector<PricedSchedule>& schedules,
+                   BackgroundReference& background, const std::vector<PricedSchedule>& schedules, size_t check_all,
                    Clock::time_point deadline) {
   bool out_of_time = false;
   const std::string unready = background.wait(seconds_until(deadline), out_of_time);
-  if (out_of_time) return {std::nullopt, "the budget ran out while computing the reference outputs"};
-  if (!unready.empty()) return {0, "not verified: the reference schedule did not run on synthetic inputs (" + unready + ")"};
-  const size_t count = std::min(schedules.size(), size_t(kCheckedSchedules));
-  const hb::App app = hb::pipeline_app(pipeline, kd, background.shapes());
-  hb::Outputs reference;
+  if (out_of_time) return {std::nullopt, "the budget ran out while computing the reference outputs", {}};
+  if (!unready.empty())
+    return {0, "not verified: the reference schedule did not run on synthetic inputs (" + unready + ")", {}};
+  if (!background.skipped().empty()) std::cerr << "[candor] " << background.skipped() << "\n";
+  const std::vector<size_t>& sizes = background.checked();  // the estimates first
+  std::string at_sizes = size_text(background.sizes(0));
+  for (size_t j = 1; j < sizes.size(); ++j)
+    at_sizes += (j + 1 == sizes.size() ? " and " : ", ") + size_text(background.sizes(sizes[j]));
+  const size_t count = std::min(schedules.size(), std::max(size_t(kCheckedSchedules), check_all));
+  const hb::App app = hb::pipeline_app(pipeline, kd, background.shapes(0));
+  std::vector<hb::Outputs> references;
   hb::RunOptions run;
-  run.warmup_runs = 0;
-  run.timed_runs = 1;
   run.tolerance = hb::tolerance_for(kd);
+  const auto resize = [&](size_t j, hb::AppInstance& inst) {
+    hb::resize_instance(inst, kd, background.shapes(sizes[j]), background.sizes(sizes[j]));
+  };
   const ChildChecks checks = first_passing_in_child(
-      count, [&] { reference = hb::load_outputs(background.file().string()); },
+      count,
+      [&] {
+        for (size_t k : sizes) references.push_back(hb::load_outputs(background.files()[k].string()));
+      },
       [&](size_t i) {
-        const hb::EvalResult r =
-            hb::evaluate_schedule(app, schedules[i].schedule, kd, reference, target, run);
-        if (!r.ok) return r.failed_step + ": " + r.error;
-        std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference (max error {:g})\n",
-                                 i + 1, r.max_abs_error);
-        return std::string();
+        hb::AppInstance inst;
+        hb::EvalResult r;
+        if (!hb::scheduled_instance(app, schedules[i].schedule, kd, target, inst, r.failed_step, r.error))
+          return r.failed_step + ": " + r.error;
+        r = hb::verify_at_sizes(inst, references, resize, target, run);
+        if (r.ok) {
+          std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference at {} (max "
+                                   "error {:g})\n", i + 1, at_sizes, r.max_abs_error);
+          return std::string(i < check_all ? kMatched : "");
+        }
+        // verify_at_sizes says "at size J: ..." of the first size that failed.
+        size_t j = 0;
+        if (std::sscanf(r.error.c_str(), "at size %zu:", &j) == 1 && j > 0 && j < sizes.size())
+          return fmt::format("{}fails at {}: {}: {}", kEstimatesOnly, size_text(background.sizes(sizes[j])),
+                             r.failed_step, r.error.substr(r.error.find(':') + 2));
+        constexpr std::string_view kAtEstimates = "at size 0: ";
+        if (r.error.rfind(kAtEstimates, 0) == 0) r.error.erase(0, kAtEstimates.size());
+        return r.failed_step + ": " + r.error;
       },
       kCheckTimeoutSeconds, seconds_until(deadline));
+  Pick pick;
   std::string failures;
   for (size_t i = 0; i < checks.failures.size(); ++i) {
-    const std::string line = fmt::format("schedule #{} of the model's best: {}", i + 1, checks.failures[i]);
-    std::cerr << "[candor] " << line << "\n";
-    failures += (failures.empty() ? "" : "; ") + line;
+    std::string verdict = checks.failures[i] == kMatched ? "" : checks.failures[i];
+    if (!verdict.empty()) {
+      const std::string line = fmt::format("schedule #{} of the model's best: {}", i + 1, verdict);
+      std::cerr << "[candor] " << line << "\n";
+      failures += (failures.empty() ? "" : "; ") + line;
+    }
+    pick.verdicts.push_back(std::move(verdict));
   }
-  if (checks.passed) {
-    const size_t pick = *checks.passed;
-    return {pick, pick == 0 ? "verified on synthetic inputs"
-                            : fmt::format("verified on synthetic inputs: schedule #{} of the model's best, the ones "
-                                          "before it failed", pick + 1)};
+  if (checks.passed) pick.verdicts.push_back("");
+  std::optional<size_t> passed, estimates_only;  // the first at every size, and at the estimates only
+  for (size_t i = 0; i < pick.verdicts.size(); ++i) {
+    if (!passed && pick.verdicts[i].empty()) passed = i;
+    if (!estimates_only && pick.verdicts[i].rfind(kEstimatesOnly, 0) == 0) estimates_only = i;
   }
-  if (checks.out_of_time)
-    return {std::nullopt, fmt::format("the budget ran out while verifying the model's best schedules ({} failed "
-                                      "before)", checks.failures.size())};
-  if (!checks.unchecked.empty()) return {0, "not verified: the reference outputs could not be read (" + checks.unchecked + ")"};
-  return {std::nullopt,
-          fmt::format("none of the model's {} best schedules matched the reference on synthetic inputs ({})", count,
-                      failures)};
+  const std::string where = sizes.size() > 1 ? fmt::format(" at the estimates and {} other sizes", sizes.size() - 1)
+                                             : " at the estimates";
+  // A schedule correct at the estimates only gives way to one correct at every size unless
+  // that one is predicted more than kSizeRobustness slower.
+  constexpr double kSizeRobustness = 1.1;
+  if (passed && !(estimates_only && *estimates_only < *passed &&
+                  schedules[*passed].predicted_seconds >
+                      kSizeRobustness * schedules[*estimates_only].predicted_seconds)) {
+    pick.index = *passed;
+    pick.note = *passed == 0 ? "verified on synthetic inputs" + where
+                             : fmt::format("verified on synthetic inputs{}: schedule #{} of the model's best, the "
+                                           "ones before it failed", where, *passed + 1);
+    return pick;
+  }
+  if (estimates_only) {  // better than the reference schedule, out of time or not
+    pick.index = *estimates_only;
+    const std::string fails = pick.verdicts[*estimates_only].substr(std::strlen(kEstimatesOnly));
+    const std::string robust =
+        passed ? fmt::format("; schedule #{}, correct at every size, is predicted {:.2f}x slower", *passed + 1,
+                             schedules[*passed].predicted_seconds / schedules[*estimates_only].predicted_seconds)
+               : "";
+    std::cerr << fmt::format("[candor] warning: emitting schedule #{}, correct at the estimates, which {}{} (a "
+                             "schedule for other sizes needs estimates at them)\n", *estimates_only + 1, fails, robust);
+    pick.note = fmt::format("verified on synthetic inputs at the estimates only: schedule #{} of the model's best, "
+                            "which {}{}", *estimates_only + 1, fails, robust);
+    return pick;
+  }
+  if (checks.out_of_time) {
+    pick.note = fmt::format("the budget ran out while verifying the model's best schedules ({} failed before)",
+                            checks.failures.size());
+  } else if (!checks.unchecked.empty()) {
+    pick.index = 0;
+    pick.note = "not verified: the reference outputs could not be read (" + checks.unchecked + ")";
+  } else {
+    pick.note = fmt::format("none of the model's {} best schedules matched the reference on synthetic inputs ({})",
+                            count, failures);
+  }
+  return pick;
+}
+
+// A C++ identifier from Func names: what is not a letter, digit or '_' becomes '_'.
+std::string identifier(const std::string& name) {
+  std::string id = name;
+  for (char& c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return id;
+}
+
+// CANDOR_TOP: the model's best schedules, each as a header like the one the generator's
+// `-e schedule` writes (a function apply_schedule_STEM_top<i>(pipeline, target)), and an index
+// STEM.top.json of their predictions and verdicts. STEM names the pipeline's outputs.
+void write_top_schedules(const Halide::Pipeline& pipeline, const hb::KernelDescription& kd,
+                         const std::vector<PricedSchedule>& choices, const Pick& pick, const PluginOptions& options,
+                         const std::string& machine_params) {
+  std::string stem;
+  for (const std::string& o : kd.outputs) stem += (stem.empty() ? "" : "_") + identifier(o);
+  std::error_code ec;
+  std::filesystem::create_directories(options.top_dir, ec);
+  nlohmann::json index = nlohmann::json::array();
+  for (size_t i = 0; i < choices.size() && i < size_t(options.top); ++i) {
+    const PricedSchedule& c = choices[i];
+    const std::string verdict = i < pick.verdicts.size()
+                                    ? (pick.verdicts[i].empty() ? "matches the reference" : pick.verdicts[i])
+                                    : (options.verify ? "not checked (out of time)" : "not checked (CANDOR_VERIFY=0)");
+    const std::string comment =
+        fmt::format("// candor schedule #{} of the model's best for {}: predicted {:.4f} ms, lower bound {:.4f} ms\n"
+                    "// on synthetic inputs: {}\n",
+                    i + 1, stem, c.predicted_seconds * 1e3, c.lower_bound_seconds * 1e3, verdict);
+    const std::string function = fmt::format("apply_schedule_{}_top{}", stem, i + 1);
+    const std::string guard = fmt::format("{}_TOP{}_SCHEDULE_H", stem, i + 1);
+    std::string body = schedule_source(pipeline, hb::print_schedule(c.schedule, kd), comment), indented;
+    for (size_t at = 0; at < body.size();) {
+      const size_t end = std::min(body.find('\n', at), body.size());
+      indented += "    " + body.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+    const std::string header = fmt::format(
+        "#ifndef {0}\n#define {0}\n\n// MACHINE GENERATED by the Candor autoscheduler (CANDOR_TOP)\n"
+        "// with machine_params={1}\n\n#include \"Halide.h\"\n\ninline void {2}(\n    ::Halide::Pipeline pipeline,\n"
+        "    ::Halide::Target target\n) {{\n{3}}}\n\n#endif  // {0}\n",
+        guard, machine_params, function, indented);
+    const std::string file = fmt::format("{}.top{}.schedule.h", stem, i + 1);
+    std::string error;
+    if (!support::write_file_atomically((options.top_dir / file).string(), header, error))
+      throw std::runtime_error("CANDOR_TOP: " + error);
+    index.push_back({{"rank", i + 1},
+                     {"file", file},
+                     {"function", function},
+                     {"predicted_ms", c.predicted_seconds * 1e3},
+                     {"lower_bound_ms", c.lower_bound_seconds * 1e3},
+                     {"verified", i < pick.verdicts.size() && pick.verdicts[i].empty()},
+                     {"verdict", verdict},
+                     {"emitted", pick.index && *pick.index == i}});
+  }
+  std::string error;
+  const std::filesystem::path path = options.top_dir / (stem + ".top.json");
+  if (!support::write_file_atomically(path.string(), index.dump(2) + "\n", error))
+    throw std::runtime_error("CANDOR_TOP: " + error);
+  std::cerr << fmt::format("[candor] CANDOR_TOP: the {} best schedules written to {}\n", index.size(),
+                           options.top_dir.string());
 }
 
 void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
@@ -286,25 +469,24 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
     completion_seconds = std::max(budget.seconds, (background ? kCompletionShare : 1.0) * left);
   }
   if (options.verify) budget.keep_top = std::max(budget.keep_top, kCheckedSchedules);
+  budget.keep_top = std::max(budget.keep_top, options.top);
   std::string outputs;
   for (const std::string& o : kd.outputs) outputs += (outputs.empty() ? "" : ", ") + o;
-  // Progress from the first second: what is scheduled and for how long; with CANDOR_VERBOSE,
-  // the search's state every few seconds.
+  // Progress from the first second: what is scheduled and for how long, then the search's
+  // state every 10 s (every 2 s with CANDOR_VERBOSE), as plain lines: builds log them.
   std::cerr << fmt::format("[candor] {}: {} Funcs described in {:.1f} s; searching ({}) for {}{}\n", outputs,
                            kd.funcs.size(), std::chrono::duration<double>(Clock::now() - start).count(),
                            options.search, timed ? fmt::format("{:.1f} s", budget.seconds) : "its node limit",
                            background ? ", then verifying" : "");
-  if (options.verbose) {
-    auto next_line = std::make_shared<double>(0);
-    budget.progress = [next_line](const SearchStats& stats, double best) {
-      if (stats.seconds < *next_line) return;
-      *next_line = stats.seconds + 2;
-      std::cerr << fmt::format("[candor] search: {:.1f} s, {} nodes expanded, {}\n", stats.seconds, stats.expanded,
-                               best < std::numeric_limits<double>::infinity()
-                                   ? fmt::format("best predicted {:.4f} ms", best * 1e3)
-                                   : std::string("no complete schedule yet"));
-    };
-  }
+  auto line = std::make_shared<support::ProgressLine>("candor", std::cerr, support::ProgressLine::Mode::Plain,
+                                                      options.verbose ? 2 : 10);
+  budget.progress = [line, limits = budget](const SearchStats& stats, double best) {
+    line->update(limits.share_spent(stats),
+                 fmt::format("search: {} nodes expanded, {}", stats.expanded,
+                             best < std::numeric_limits<double>::infinity()
+                                 ? fmt::format("best predicted {:.4f} ms", best * 1e3)
+                                 : std::string("no complete schedule yet")));
+  };
 
   // The model's best schedules, best first, and how the search found them.
   std::vector<PricedSchedule> choices;
@@ -335,8 +517,8 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
     pick.note = e.what();
   }
   if (!choices.empty()) {
-    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, choices, deadline)
-                      : Pick{0, not_verified};
+    pick = background ? verified_pick(pipeline, kd, *checked_target, *background, choices, size_t(options.top), deadline)
+                      : Pick{0, not_verified, {}};
   }
 
   // With no pick, the reference schedule: what the picks are checked against, so it needs
@@ -364,6 +546,7 @@ void run_candor(const Halide::Pipeline& pipeline, const Halide::Target& target,
   results->target = target;
   results->machine_params_string = params.to_string();
   results->schedule_source = schedule_source(pipeline, printed, comment);
+  if (options.top > 0) write_top_schedules(pipeline, kd, choices, pick, options, results->machine_params_string);
 
   std::cerr << fmt::format("[candor] {}: {} (plugin total {:.1f} s)\n", outputs, summary, seconds);
   if (options.verbose) std::cerr << results->schedule_source;

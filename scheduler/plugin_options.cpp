@@ -79,6 +79,16 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
       throw std::invalid_argument("CANDOR_VERIFY needs 0 or 1, got '" + *verify + "'");
     o.verify = *verify == "1";
   }
+  constexpr int kMostTop = 64;
+  if (auto top = env("CANDOR_TOP"); top && !top->empty()) {
+    const std::optional<int64_t> value = support::parse_integer(*top, 1, kMostTop);
+    if (!value) throw std::invalid_argument("CANDOR_TOP needs an integer from 1 to 64, got '" + *top + "'");
+    o.top = static_cast<int>(*value);
+  }
+  if (auto dir = env("CANDOR_TOP_DIR"); dir && !dir->empty()) {
+    if (o.top == 0) throw std::invalid_argument("CANDOR_TOP_DIR is set without CANDOR_TOP");
+    o.top_dir = *dir;
+  }
   return o;
 }
 

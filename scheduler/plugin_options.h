@@ -12,6 +12,9 @@
 //                   (as `candor search --pin`), e.g. "location(blur_x)=ROOT;tile(out.x)=64"
 //   CANDOR_VERIFY   0: emit the model's pick unverified (default 1: the first of its best
 //                   schedules that matches the reference on synthetic inputs)
+//   CANDOR_TOP      K: also write the model's K best schedules (1-64), each checked on
+//                   synthetic inputs, as OUTPUTS.top<i>.schedule.h with an index OUTPUTS.top.json
+//   CANDOR_TOP_DIR  where CANDOR_TOP writes them (default: the current directory)
 //   CANDOR_AUTOTUNE rejected: a generator has no input data to benchmark schedules on.
 #pragma once
 
@@ -37,6 +40,9 @@ struct PluginOptions {
   bool verify = true;
   // Decisions fixed before the search (choice name, value), as `candor search --pin`.
   std::vector<std::pair<std::string, std::string>> pins;
+  // CANDOR_TOP: how many of the best schedules to write beside the emitted one (0: none).
+  int top = 0;
+  std::filesystem::path top_dir = ".";
 };
 
 // Reads a variable; nullopt when unset.

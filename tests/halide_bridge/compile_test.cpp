@@ -216,6 +216,64 @@ TEST(PipelineApp, SyntheticInputsCoverWhatHalidesBoundsQueryRequires) {
   EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
 }
 
+// Schedules are checked at other sizes than the estimates, a smaller and a larger one, with
+// one compile. A 96-wide tile of an output of 100 with a guarded tail runs at every size;
+// shifted inwards, it writes before the output at 76 (and reads before the input): the check
+// names that size. The reference schedule runs at every size.
+TEST(PipelineApp, SchedulesAreVerifiedAtOtherSizesThanTheEstimates) {
+  Halide::ImageParam in(Halide::UInt(8), 2, "ps_in");
+  Halide::Var x("x"), y("y");
+  Halide::Func out("ps_out");
+  out(x, y) = Halide::cast<uint16_t>(in(x, y)) * 2 + in(x + 1, y);
+  in.set_estimates({{0, 101}, {0, 40}});
+  out.set_estimates({{0, 100}, {0, 40}});
+  const Halide::Pipeline pipeline(out);
+  const Halide::Target target = host_target();
+  const KernelDescription kd = describe_pipeline(pipeline, target);
+  const OutputSizes estimated = estimated_output_sizes(pipeline, kd);
+  ASSERT_EQ(estimated, (OutputSizes{{100, 40}}));
+  std::vector<OutputSizes> sizes = other_output_sizes(estimated);
+  ASSERT_EQ(sizes, (std::vector<OutputSizes>{{{76, 31}}, {{113, 53}}}));
+  sizes.insert(sizes.begin(), estimated);
+  std::vector<InputShapes> shapes;
+  std::vector<Outputs> references;
+  for (const OutputSizes& size : sizes) {
+    shapes.push_back(queried_input_shapes(pipeline, kd, size));
+    references.push_back(reference_outputs(pipeline_app(pipeline, kd, shapes.back(), 1, size), target));
+    const Halide::Buffer<uint16_t> ref = references.back()[0];
+    EXPECT_EQ(ref.dim(0).extent(), size[0][0]);
+    EXPECT_EQ(ref.dim(1).extent(), size[0][1]);
+  }
+  const App app = pipeline_app(pipeline, kd, shapes[0]);
+  const auto resize = [&](size_t k, AppInstance& inst) { resize_instance(inst, kd, shapes[k], sizes[k]); };
+  const auto check = [&](const Schedule& schedule) {
+    AppInstance inst;
+    std::string step, error;
+    EXPECT_TRUE(scheduled_instance(app, schedule, kd, target, inst, step, error)) << step << ": " << error;
+    return verify_at_sizes(inst, references, resize, target);
+  };
+  const auto tiled = [&](Halide::TailStrategy tail) {
+    Schedule s = reference_schedule(kd);
+    s.funcs.at("ps_out").stages.resize(1);
+    s.funcs.at("ps_out").stages[0].splits = {make_split("x", 96, tail)};
+    s.funcs.at("ps_out").stages[0].annotations.clear();
+    return s;
+  };
+  for (const Schedule& s : {reference_schedule(kd), tiled(Halide::TailStrategy::GuardWithIf)}) {
+    const EvalResult r = check(s);
+    EXPECT_TRUE(r.ok) << r.failed_step << ": " << r.error;
+  }
+  const Schedule shifted = tiled(Halide::TailStrategy::ShiftInwards);
+  const EvalResult r = check(shifted);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error.rfind("at size 1: ", 0), 0u) << r.failed_step << ": " << r.error;
+  // Checked at the estimate alone, it passes.
+  AppInstance inst;
+  std::string step, error;
+  ASSERT_TRUE(scheduled_instance(app, shifted, kd, target, inst, step, error)) << step << ": " << error;
+  EXPECT_TRUE(verify_at_sizes(inst, {references[0]}, resize, target).ok);
+}
+
 // The reference schedule runs each stage's outermost pure loop in parallel and inlines a
 // Func whose root buffer would be too large.
 TEST(ReferenceSchedule, ParallelOuterLoopsAndNoHugeBuffers) {

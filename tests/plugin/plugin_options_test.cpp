@@ -39,6 +39,7 @@ TEST(PluginOptions, Defaults) {
   EXPECT_FALSE(o.verbose);
   EXPECT_TRUE(o.verify);
   EXPECT_TRUE(o.pins.empty());
+  EXPECT_EQ(o.top, 0);
 }
 
 // An installed plugin (P/lib) keeps its machine description in P/share/candor.
@@ -58,6 +59,8 @@ TEST(PluginOptions, Knobs) {
                           {"CANDOR_VERBOSE", "1"},
                           {"CANDOR_VERIFY", "0"},
                           {"CANDOR_PINS", "location(blur_x)=ROOT;;tile(out.x)=64"},
+                          {"CANDOR_TOP", "3"},
+                          {"CANDOR_TOP_DIR", "/tmp/top"},
                           {"CANDOR_AUTOTUNE", "0"}});
   EXPECT_EQ(o.search, "greedy");
   EXPECT_DOUBLE_EQ(o.budget.seconds, 5);
@@ -68,6 +71,8 @@ TEST(PluginOptions, Knobs) {
   EXPECT_FALSE(o.verify);
   EXPECT_EQ(o.pins, (std::vector<std::pair<std::string, std::string>>{{"location(blur_x)", "ROOT"},
                                                                       {"tile(out.x)", "64"}}));
+  EXPECT_EQ(o.top, 3);
+  EXPECT_EQ(o.top_dir, "/tmp/top");
 }
 
 TEST(PluginOptions, BadValuesNameTheVariable) {
@@ -81,6 +86,9 @@ TEST(PluginOptions, BadValuesNameTheVariable) {
   EXPECT_NE(error_of({{"CANDOR_PINS", "tile(out.x)"}}).find("CANDOR_PINS: 'tile(out.x)': expected CHOICE=VALUE"),
             std::string::npos);
   EXPECT_NE(error_of({{"CANDOR_VERIFY", "yes"}}).find("CANDOR_VERIFY needs 0 or 1, got 'yes'"), std::string::npos);
+  for (const char* top : {"0", "65", "-1", "2x"})
+    EXPECT_NE(error_of({{"CANDOR_TOP", top}}).find("CANDOR_TOP needs an integer from 1 to 64"), std::string::npos) << top;
+  EXPECT_NE(error_of({{"CANDOR_TOP_DIR", "/tmp"}}).find("CANDOR_TOP_DIR is set without CANDOR_TOP"), std::string::npos);
 }
 
 }  // namespace

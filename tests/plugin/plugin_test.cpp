@@ -4,11 +4,13 @@
 //   printed_APP    generated without the plugin, applying the NAME.schedule.h the Candor
 //                  run emitted (the printed schedule_source)
 // Candor must match the reference (exactly for integers, within a tolerance for floats) and
-// the printed schedule must reproduce the applied one bit for bit.
+// the printed schedule must reproduce the applied one bit for bit, at the estimates and at
+// the two other sizes the plugin verifies its picks at.
 #include <gtest/gtest.h>
 
 #include <HalideBuffer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -85,60 +87,89 @@ void check_versions(const std::vector<int>& shape, double tolerance,
 
 constexpr double kFloatTolerance = 1e-4;
 
+// The sizes the plugin checks its picks at (halide_bridge/pipeline_app.h, other_output_sizes):
+// the estimates, and each extent of at least 8 times 3/4 plus one, and plus 13.
+const std::vector<std::function<int(int)>> kSizes = {
+    [](int e) { return e; }, [](int e) { return e >= 8 ? e * 3 / 4 + 1 : e; },
+    [](int e) { return e >= 8 ? e + 13 : e; }};
+
 TEST(PluginGenerated, BoxBlur) {
-  Buffer<uint16_t> input(kImageWidth, kImageHeight);
-  fill(input, 1, 0, 65535);
-  check_versions<uint16_t>({kImageWidth, kImageHeight}, 0, [&](const std::string& v, Buffer<uint16_t>& out) {
-    if (v == "reference") return reference_box_blur(input, out);
-    if (v == "candor") return candor_box_blur(input, out);
-    return printed_box_blur(input, out);
-  });
+  for (const auto& size : kSizes) {
+    const int w = size(kImageWidth), h = size(kImageHeight);
+    SCOPED_TRACE(testing::Message() << w << "x" << h);
+    Buffer<uint16_t> input(w, h);
+    fill(input, 1, 0, 65535);
+    check_versions<uint16_t>({w, h}, 0, [&](const std::string& v, Buffer<uint16_t>& out) {
+      if (v == "reference") return reference_box_blur(input, out);
+      if (v == "candor") return candor_box_blur(input, out);
+      return printed_box_blur(input, out);
+    });
+  }
 }
 
 TEST(PluginGenerated, UnsharpMask) {
-  Buffer<float> input(kImageWidth, kImageHeight, 3);
-  fill(input, 2, 0, 1);
-  const float strength = 1.5f;
-  check_versions<float>({kImageWidth, kImageHeight, 3}, kFloatTolerance, [&](const std::string& v, Buffer<float>& out) {
-    if (v == "reference") return reference_unsharp_mask(input, strength, out);
-    if (v == "candor") return candor_unsharp_mask(input, strength, out);
-    return printed_unsharp_mask(input, strength, out);
-  });
+  for (const auto& size : kSizes) {
+    const int w = size(kImageWidth), h = size(kImageHeight);
+    SCOPED_TRACE(testing::Message() << w << "x" << h);
+    Buffer<float> input(w, h, 3);
+    fill(input, 2, 0, 1);
+    const float strength = 1.5f;
+    check_versions<float>({w, h, 3}, kFloatTolerance, [&](const std::string& v, Buffer<float>& out) {
+      if (v == "reference") return reference_unsharp_mask(input, strength, out);
+      if (v == "candor") return candor_unsharp_mask(input, strength, out);
+      return printed_unsharp_mask(input, strength, out);
+    });
+  }
 }
 
 TEST(PluginGenerated, Harris) {
-  Buffer<float> input(kImageWidth, kImageHeight, 3);
-  fill(input, 3, 0, 1);
-  check_versions<float>({kImageWidth, kImageHeight}, kFloatTolerance, [&](const std::string& v, Buffer<float>& out) {
-    if (v == "reference") return reference_harris(input, out);
-    if (v == "candor") return candor_harris(input, out);
-    return printed_harris(input, out);
-  });
+  for (const auto& size : kSizes) {
+    const int w = size(kImageWidth), h = size(kImageHeight);
+    SCOPED_TRACE(testing::Message() << w << "x" << h);
+    Buffer<float> input(w, h, 3);
+    fill(input, 3, 0, 1);
+    check_versions<float>({w, h}, kFloatTolerance, [&](const std::string& v, Buffer<float>& out) {
+      if (v == "reference") return reference_harris(input, out);
+      if (v == "candor") return candor_harris(input, out);
+      return printed_harris(input, out);
+    });
+  }
 }
 
 TEST(PluginGenerated, Matmul) {
-  Buffer<float> a(kMatrixSize, kMatrixSize), b(kMatrixSize, kMatrixSize);
-  fill(a, 4, -1, 1);
-  fill(b, 5, -1, 1);
-  check_versions<float>({kMatrixSize, kMatrixSize}, kFloatTolerance, [&](const std::string& v, Buffer<float>& out) {
-    if (v == "reference") return reference_matmul(a, b, out);
-    if (v == "candor") return candor_matmul(a, b, out);
-    return printed_matmul(a, b, out);
-  });
+  for (const auto& size : kSizes) {
+    const int n = size(kMatrixSize);
+    SCOPED_TRACE(testing::Message() << n << "x" << n);
+    // The reduction's extent is the generator's constant: a's rows and b's columns keep it.
+    Buffer<float> a(kMatrixSize, n), b(n, kMatrixSize);
+    fill(a, 4, -1, 1);
+    fill(b, 5, -1, 1);
+    check_versions<float>({n, n}, kFloatTolerance, [&](const std::string& v, Buffer<float>& out) {
+      if (v == "reference") return reference_matmul(a, b, out);
+      if (v == "candor") return candor_matmul(a, b, out);
+      return printed_matmul(a, b, out);
+    });
+  }
 }
 
 TEST(PluginGenerated, ConvRelu) {
-  Buffer<float> input(kConvChannelsIn, kConvWidth, kConvHeight, kConvBatch);
-  Buffer<float> weights(kConvChannelsOut, 3, 3, kConvChannelsIn), bias(kConvChannelsOut);
-  fill(input, 6, 0, 1);
-  fill(weights, 7, -0.2, 0.2);
-  fill(bias, 8, -0.5, 0.5);
-  check_versions<float>({kConvChannelsOut, kConvWidth, kConvHeight, kConvBatch}, kFloatTolerance,
-                        [&](const std::string& v, Buffer<float>& out) {
-                          if (v == "reference") return reference_conv_relu(input, weights, bias, out);
-                          if (v == "candor") return candor_conv_relu(input, weights, bias, out);
-                          return printed_conv_relu(input, weights, bias, out);
-                        });
+  for (const auto& size : kSizes) {
+    // A layer's channel counts are its weights': only the image's size changes.
+    const int out_channels = kConvChannelsOut, width = size(kConvWidth), height = size(kConvHeight);
+    SCOPED_TRACE(testing::Message() << width << "x" << height);
+    // The generator pads its input by a constant outside a fixed 32 x 32: it reads that much.
+    Buffer<float> input(kConvChannelsIn, std::max(width, kConvWidth), std::max(height, kConvHeight), kConvBatch);
+    Buffer<float> weights(out_channels, 3, 3, kConvChannelsIn), bias(out_channels);
+    fill(input, 6, 0, 1);
+    fill(weights, 7, -0.2, 0.2);
+    fill(bias, 8, -0.5, 0.5);
+    check_versions<float>({out_channels, width, height, kConvBatch}, kFloatTolerance,
+                          [&](const std::string& v, Buffer<float>& out) {
+                            if (v == "reference") return reference_conv_relu(input, weights, bias, out);
+                            if (v == "candor") return candor_conv_relu(input, weights, bias, out);
+                            return printed_conv_relu(input, weights, bias, out);
+                          });
+  }
 }
 
 }  // namespace
