@@ -29,6 +29,7 @@
 #include "scheduler.h"
 #include "search_plot.h"
 #include "search_run.h"
+#include "support/progress.h"
 
 namespace candor::cli {
 namespace {
@@ -55,11 +56,10 @@ void print_explanation(const models::halide::Prediction& p) {
   std::cout << fmt::format("{:<28} {:>96.3f}\n", "pipeline (ms)", p.seconds * 1e3);
 }
 
-void print_progress(const SearchStats& stats, double best_cost) {
-  std::string best = best_cost < 1e300 ? fmt::format("{:.3f} ms", best_cost * 1e3) : "none yet";
-  std::cerr << fmt::format("\r[search] {:6.1f} s  expanded {:8}  pruned {:8}  best predicted {}   ",
-                           stats.seconds > 0 ? stats.seconds : 0.0, stats.expanded, stats.pruned_by_bound, best)
-            << std::flush;
+// The search's state for its progress line.
+std::string search_state(const SearchStats& stats, double best_cost) {
+  const std::string best = best_cost < 1e300 ? fmt::format("{:.3f} ms", best_cost * 1e3) : "none yet";
+  return fmt::format("expanded {}, pruned {}, best predicted {}", stats.expanded, stats.pruned_by_bound, best);
 }
 
 // Writes every autotuning process's measurements to a dataset file (docs/dataset.md) as
@@ -297,7 +297,13 @@ std::unique_ptr<SearchRun> run_search(const SearchOptions& o) {
   // reference (a Halide miscompile) gives way to the next in the model's order.
   constexpr int kModelOnlyFallbacks = 4;
   budget.keep_top = std::max(o.autotune > 0 ? o.autotune : kModelOnlyFallbacks, o.top);
-  if (!o.json) budget.progress = print_progress;
+  std::optional<support::ProgressLine> search_line;
+  if (!o.json) {
+    search_line.emplace("search", std::cerr);
+    budget.progress = [&line = *search_line, limits = budget](const SearchStats& stats, double best_cost) {
+      line.update(limits.share_spent(stats), search_state(stats, best_cost));
+    };
+  }
   const std::string timing_lock = halide_bridge::timing_lock_path(o.timing_lock);
   run->scheduler = std::make_unique<scheduler::KernelScheduler>(kd, run->machine, pins, o.model_threads);
   const scheduler::KernelScheduler& kernel_scheduler = *run->scheduler;
@@ -307,7 +313,10 @@ std::unique_ptr<SearchRun> run_search(const SearchOptions& o) {
   run->outcome = kernel_scheduler.search(o.search, budget);
   busy.reset();  // before the measuring processes take it to time
   const scheduler::ScheduleOutcome& outcome = run->outcome;
-  if (!o.json) std::cerr << "\n";
+  if (search_line) {
+    const double best = outcome.candidates.empty() ? 1e300 : outcome.candidates.front().predicted_seconds;
+    search_line->finish(search_state(outcome.stats, best));
+  }
   if (outcome.completed_past_time_limit)
     std::cerr << "candor search: the time budget ran out before a complete schedule; one greedy dive completed "
                  "the search (" << outcome.stats.seconds << " s in all)\n";
@@ -379,19 +388,25 @@ std::unique_ptr<SearchRun> run_search(const SearchOptions& o) {
     processes = [&](const std::string& process, const std::vector<size_t>& indices,
                     const std::vector<scheduler::Measurement>& ms) { samples->add(process, indices, tried, ms); };
   const int finalists = 3, confirmations = o.autotune > 1 ? 2 : 0;
+  // A line per measurement, with the share of the measuring done: of --autotune-seconds, or
+  // of the candidates (neighbours and finalists come after those).
+  support::ProgressLine measure_line("measure", std::cerr,
+                                     o.json ? support::ProgressLine::Mode::Off : support::ProgressLine::Mode::Plain, 0);
   const scheduler::AutotuneProgress progress = [&](size_t i, int repeat, const scheduler::Measurement& m) {
     const double at = std::chrono::duration<double>(std::chrono::steady_clock::now() - search_started).count();
     run->measurements.push_back({at, i, repeat, m});
     if (o.json) return;
+    const double share = o.autotune_seconds > 0 ? measure_line.elapsed_seconds() / o.autotune_seconds
+                         : i < searched && repeat == 0 ? double(i + 1) / double(searched)
+                                                       : -1;
     std::string result = m.ok ? fmt::format("measured {:.3f} ms{}", m.runtime_ms, m.from_journal ? " (journal)" : "")
                               : "failed: " + m.failure;
     if (m.ok && run->is_neighbour(i) && repeat == 0) result += fmt::format(", {:.3f}x its centre", m.ratio_to_first);
     const std::string which = i < searched ? fmt::format("candidate {}/{}", i + 1, searched) : run->label(i);
     if (repeat == 0) {
-      std::cerr << fmt::format("[measure] {}: predicted {:.3f} ms, {}\n", which, tried[i].predicted_seconds * 1e3,
-                               result);
+      measure_line.update(share, fmt::format("{}: predicted {:.3f} ms, {}", which, tried[i].predicted_seconds * 1e3, result));
     } else {
-      std::cerr << fmt::format("[measure] finalist {} again (process {}): {}\n", which, repeat + 1, result);
+      measure_line.update(share, fmt::format("finalist {} again (process {}): {}", which, repeat + 1, result));
     }
   };
   run->tuned = o.autotune > 0 ? scheduler::autotune(o.app, schedules, tune, o.autotune_seconds, finalists,
