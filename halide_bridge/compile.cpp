@@ -210,6 +210,32 @@ Outputs reference_outputs(const App& app, const Halide::Target& target) {
   return realize(inst, target);
 }
 
+std::vector<Outputs> reference_outputs_at_sizes(const App& app, size_t count,
+                                                const std::function<void(size_t, AppInstance&)>& resize,
+                                                const Halide::Target& target, std::vector<std::string>& errors) {
+  AppInstance inst = app.build();
+  const KernelDescription kd = describe_app(inst, target);
+  apply_schedule(reference_schedule(kd), kd, inst.outputs);
+  Halide::Pipeline p = inst.pipeline();
+  std::vector<Outputs> all(count);
+  errors.assign(count, "");
+  for (size_t k = 0; k < count; ++k) {
+    try {
+      if (k > 0) resize(k, inst);
+      Outputs out = make_outputs(inst);
+      run_into(p, out, target);
+      all[k] = std::move(out);
+    } catch (const Halide::Error& e) {
+      if (k == 0) throw BridgeError("Halide failed to compile or run the pipeline: " + halide_message(e));
+      errors[k] = halide_message(e);
+    } catch (const BridgeError& e) {
+      if (k == 0) throw;
+      errors[k] = e.what();
+    }
+  }
+  return all;
+}
+
 namespace {
 constexpr const char* kOutputsMagic = "candor-outputs 1";
 }  // namespace

@@ -78,6 +78,14 @@ Outputs realize(const AppInstance& inst, const Halide::Target& target);
 // Runs a fresh instance of `app` under the reference schedule (reference_schedule).
 Outputs reference_outputs(const App& app, const Halide::Target& target);
 
+// The reference schedule's outputs of a fresh instance of `app` at several sizes, compiled
+// once: size 0 as built, size k > 0 after `resize(k, inst)` (pipeline_app.h's
+// resize_instance). A size k > 0 that fails to run gets no outputs and its error in
+// errors[k] ("" for the others); size 0 failing throws BridgeError.
+std::vector<Outputs> reference_outputs_at_sizes(const App& app, size_t count,
+                                                const std::function<void(size_t, AppInstance&)>& resize,
+                                                const Halide::Target& target, std::vector<std::string>& errors);
+
 // Outputs as a file, to hand them from one process to another (the plugin's reference,
 // computed in one child and read by the next). Throws BridgeError when the file cannot be
 // written or read, or is not such a file.

@@ -107,40 +107,53 @@ std::vector<Halide::Func> copied_outputs(const std::vector<HI::Function>& origin
 // bounded as Halide bounds them, by the clamp or the index's type), united with the region
 // the description assumes (what candor's own analysis reads, or the estimate), so that
 // neither the reference nor a schedule reads outside the synthetic data.
-InputShapes query_shapes(const std::vector<HI::Function>& originals, const KernelDescription& kd,
-                         const std::vector<std::vector<int>>& sizes, const std::vector<std::vector<int>>& mins) {
+// At each of several output sizes, with one compile of the query; a size whose query fails
+// gets no shapes and its error in `errors` (which, when null, the first failure is thrown as).
+std::vector<InputShapes> query_shapes(const std::vector<HI::Function>& originals, const KernelDescription& kd,
+                                      const std::vector<OutputSizes>& sizes_list,
+                                      const std::vector<std::vector<int>>& mins, std::vector<std::string>* errors) {
   AppInstance inst;
   inst.outputs = copied_outputs(originals);
   apply_schedule(reference_schedule(kd), kd, inst.outputs);
   PipelineParameters params = pipeline_parameters(inst.outputs);
-  for (auto& [name, p] : params.buffers) p.set_buffer(Halide::Buffer<>());
   for (auto& [name, p] : params.scalars) set_to_estimate(p);
-  std::vector<Halide::Buffer<>> outs;
-  for (size_t i = 0; i < inst.outputs.size(); ++i)
-    for (const Halide::Type& t : inst.outputs[i].output_types()) {
-      outs.emplace_back(t, nullptr, sizes[i]);  // a shape without memory: only queried
-      outs.back().set_min(mins[i]);
-    }
   Halide::Pipeline pipeline(inst.outputs);
-  try {
-    pipeline.infer_input_bounds(Halide::Realization(outs), host_target());
-  } catch (const Halide::Error& e) {
-    throw BridgeError(std::string("Halide's bounds query of the reference schedule failed: ") + e.what());
-  }
-  InputShapes shapes;
-  for (auto& [name, p] : params.buffers) {
-    const InputInfo* in = kd.find_input(name);
-    if (!in) throw BridgeError("input '" + name + "' is not in the kernel description");
-    std::vector<Range> shape = in->shape();
-    const Halide::Buffer<> queried = p.buffer();
-    for (int d = 0; queried.defined() && d < queried.dimensions() && d < int(shape.size()); ++d) {
-      shape[d].min = std::min<int64_t>(shape[d].min, queried.dim(d).min());
-      shape[d].max = std::max<int64_t>(shape[d].max, queried.dim(d).max());
+  std::vector<InputShapes> all;
+  if (errors) errors->assign(sizes_list.size(), "");
+  for (size_t k = 0; k < sizes_list.size(); ++k) {
+    const OutputSizes& sizes = sizes_list[k];
+    for (auto& [name, p] : params.buffers) p.set_buffer(Halide::Buffer<>());
+    std::vector<Halide::Buffer<>> outs;
+    for (size_t i = 0; i < inst.outputs.size(); ++i)
+      for (const Halide::Type& t : inst.outputs[i].output_types()) {
+        outs.emplace_back(t, nullptr, sizes.at(i));  // a shape without memory: only queried
+        outs.back().set_min(mins[i]);
+      }
+    try {
+      pipeline.infer_input_bounds(Halide::Realization(outs), host_target());
+    } catch (const Halide::Error& e) {
+      const std::string error = std::string("Halide's bounds query of the reference schedule failed: ") + e.what();
+      if (!errors) throw BridgeError(error);
+      (*errors)[k] = error;
+      all.emplace_back();
+      continue;
     }
-    p.set_buffer(Halide::Buffer<>());
-    shapes[name] = shape;
+    InputShapes shapes;
+    for (auto& [name, p] : params.buffers) {
+      const InputInfo* in = kd.find_input(name);
+      if (!in) throw BridgeError("input '" + name + "' is not in the kernel description");
+      std::vector<Range> shape = in->shape();
+      const Halide::Buffer<> queried = p.buffer();
+      for (int d = 0; queried.defined() && d < queried.dimensions() && d < int(shape.size()); ++d) {
+        shape[d].min = std::min<int64_t>(shape[d].min, queried.dim(d).min());
+        shape[d].max = std::max<int64_t>(shape[d].max, queried.dim(d).max());
+      }
+      p.set_buffer(Halide::Buffer<>());
+      shapes[name] = shape;
+    }
+    all.push_back(std::move(shapes));
   }
-  return shapes;
+  return all;
 }
 
 // The pipeline's output Functions, and each one's size and min over its estimate (the
@@ -205,10 +218,15 @@ std::vector<OutputSizes> other_output_sizes(const OutputSizes& estimated) {
   return others;
 }
 
-InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd,
-                                 const OutputSizes& sizes) {
+InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd) {
   const OutputRegions out = output_regions(pipeline, kd);
-  return query_shapes(out.functions, kd, sizes.empty() ? out.sizes : sizes, out.mins);
+  return query_shapes(out.functions, kd, {out.sizes}, out.mins, nullptr).front();
+}
+
+std::vector<InputShapes> queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd,
+                                              const std::vector<OutputSizes>& sizes, std::vector<std::string>& errors) {
+  const OutputRegions out = output_regions(pipeline, kd);
+  return query_shapes(out.functions, kd, sizes, out.mins, &errors);
 }
 
 App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, const InputShapes& given,
@@ -225,7 +243,7 @@ App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, 
   auto shapes = std::make_shared<std::optional<InputShapes>>();
   if (!given.empty() || kd.inputs.empty()) *shapes = given;
   app.build = [originals = out.functions, kd, sizes = out.sizes, mins = out.mins, seed, shapes]() {
-    if (!*shapes) *shapes = query_shapes(originals, kd, sizes, mins);
+    if (!*shapes) *shapes = query_shapes(originals, kd, {sizes}, mins, nullptr).front();
     AppInstance inst;
     inst.outputs = copied_outputs(originals);
     inst.funcs = pipeline_funcs(inst.outputs);

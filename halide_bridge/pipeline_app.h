@@ -32,11 +32,14 @@ OutputSizes estimated_output_sizes(const Halide::Pipeline& pipeline, const Kerne
 std::vector<OutputSizes> other_output_sizes(const OutputSizes& estimated);
 
 // Halide's bounds query of the pipeline under the reference schedule, for its outputs over
-// their estimates (or `sizes`), each input's region united with what the description reads
-// of it (or its estimate). Data-dependent reads are bounded as Halide bounds them (by a clamp,
-// or the index's type). Compiles the pipeline; throws BridgeError when the query fails.
-InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd,
-                                 const OutputSizes& sizes = {});
+// their estimates, each input's region united with what the description reads of it (or
+// its estimate). Data-dependent reads are bounded as Halide bounds them (by a clamp, or the
+// index's type). Compiles the pipeline; throws BridgeError when the query fails.
+InputShapes queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd);
+// The same at each of `sizes`, compiling once; a size whose query fails gets no shapes and
+// its error in errors[k] ("" for the others).
+std::vector<InputShapes> queried_input_shapes(const Halide::Pipeline& pipeline, const KernelDescription& kd,
+                                              const std::vector<OutputSizes>& sizes, std::vector<std::string>& errors);
 
 // Every build() is a fresh deep copy of `pipeline`'s Funcs as they are now (call it before
 // scheduling them). The inputs are bound by setting the pipeline's own parameters (a

@@ -140,6 +140,12 @@ struct Pick {
   std::vector<std::string> verdicts;
 };
 
+// A message on one line.
+std::string one_line(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  return message;
+}
+
 // A size the schedules are checked at, "512x384" (the first output's extents).
 std::string size_text(const hb::OutputSizes& sizes) {
   std::string text;
@@ -159,25 +165,39 @@ class BackgroundReference {
         shapes_(sizes_.size()),
         files_(output_files(sizes_.size())),
         child_([&, sizes = sizes_, files = files_] {
-          for (size_t k = 0; k < sizes.size(); ++k) {
-            try {
-              const hb::InputShapes shapes = hb::queried_input_shapes(pipeline, kd, sizes[k]);
-              for (const auto& [name, shape] : shapes) {
+          try {
+            // One compile of the bounds query and one of the reference serve every size.
+            std::vector<std::string> errors;
+            const std::vector<hb::InputShapes> shapes = hb::queried_input_shapes(pipeline, kd, sizes, errors);
+            if (!errors[0].empty()) throw hb::BridgeError(errors[0]);
+            for (size_t k = 0; k < sizes.size(); ++k)
+              for (const auto& [name, shape] : shapes[k]) {
                 std::cout << "shape " << k << " " << name << " " << shape.size();
                 for (const hb::Range& r : shape) std::cout << " " << r.min << " " << r.max;
                 std::cout << "\n";
               }
-              hb::save_outputs(hb::reference_outputs(hb::pipeline_app(pipeline, kd, shapes, 1, sizes[k]), target),
-                               files[k].string());
-              std::cout << "size " << k << std::endl;
-            } catch (const std::exception& e) {
-              std::string message = e.what();
-              std::replace(message.begin(), message.end(), '\n', ' ');
-              std::cout << (k == 0 ? "failed " : "skipped " + std::to_string(k) + " ") << message << std::endl;
-              if (k == 0) return 0;
+            std::vector<size_t> runnable = {0};  // the sizes whose inputs could be queried
+            for (size_t k = 1; k < sizes.size(); ++k) {
+              if (errors[k].empty()) runnable.push_back(k);
+              else std::cout << "skipped " << k << " " << one_line(errors[k]) << "\n";
             }
+            const auto resize = [&](size_t j, hb::AppInstance& inst) {
+              hb::resize_instance(inst, kd, shapes[runnable[j]], sizes[runnable[j]]);
+            };
+            const std::vector<hb::Outputs> outputs = hb::reference_outputs_at_sizes(
+                hb::pipeline_app(pipeline, kd, shapes[0]), runnable.size(), resize, target, errors);
+            for (size_t j = 0; j < runnable.size(); ++j) {
+              if (!errors[j].empty()) {
+                std::cout << "skipped " << runnable[j] << " " << one_line(errors[j]) << "\n";
+                continue;
+              }
+              hb::save_outputs(outputs[j], files[runnable[j]].string());
+              std::cout << "size " << runnable[j] << "\n";
+            }
+            std::cout << "ready" << std::endl;
+          } catch (const std::exception& e) {
+            std::cout << "failed " << one_line(e.what()) << std::endl;
           }
-          std::cout << "ready" << std::endl;
           return 0;
         }) {}
   ~BackgroundReference() {
