@@ -59,6 +59,7 @@
 #include "child_process.h"
 #include "halide_bridge/compile.h"
 #include "runtime/statistics.h"
+#include "support/progress.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -484,15 +485,24 @@ class Driver {
     return 60;
   }
 
+  // Whether the journal holds the cell's result already (it is then not run again).
+  bool done_before(const std::string& app, const std::string& s) const {
+    const json* done = journal_.find(app, s);
+    return done && ((*done)["ok"].get<bool>() || !o_.retry_failed);
+  }
+
   void run(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) {
-    const auto start = std::chrono::steady_clock::now();
     const size_t total = apps.size() * schedulers.size();
-    size_t index = 0;
+    size_t index = 0, to_run = 0, ran = 0;
+    for (const std::string& app : apps)
+      for (const std::string& s : schedulers) to_run += done_before(app, s) ? 0 : 1;
+    // The time left follows the cells run now, not those the journal holds.
+    candor::support::ProgressLine line("h2h", std::cerr, candor::support::ProgressLine::Mode::Plain, 0);
     for (const std::string& app : apps) {
       for (const std::string& s : schedulers) {
         ++index;
         const json* done = journal_.find(app, s);
-        if (done && ((*done)["ok"].get<bool>() || !o_.retry_failed)) {
+        if (done_before(app, s)) {
           std::cerr << fmt::format("[h2h] {:3}/{} {:<26} {:<14} done before: {}\n", index, total, app, s,
                                    describe(*done));
           continue;
@@ -512,9 +522,8 @@ class Driver {
         if (!cell.contains("threads")) cell["threads"] = core_count();
         save_schedule_source(cell);
         journal_.add(cell);
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::cerr << fmt::format("[h2h] {:3}/{} {:<26} {:<14} {}   [{:.0f} s so far]\n", index, total, app, s,
-                                 describe(cell), elapsed);
+        line.update(double(++ran) / double(to_run),
+                    fmt::format("{:3}/{} {:<26} {:<14} {}", index, total, app, s, describe(cell)));
       }
       side_by_side(app, schedulers);
     }
