@@ -1,6 +1,7 @@
 #!/bin/bash
 # CANDOR_TOP=3: beside the schedule it emits, the plugin writes the model's three best,
 # distinct, in its order, each checked on synthetic inputs and each a header that compiles.
+# A node budget sets no deadline: every one is checked however loaded the machine is.
 #   top_schedules.sh GENERATOR PLUGIN TARGET HALIDE_INCLUDE_DIR CXX
 set -euo pipefail
 generator=$1 plugin=$2 target=$3 include=$4 cxx=$5
@@ -8,7 +9,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/candor_top.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-CANDOR_TOP=3 CANDOR_TOP_DIR="$tmp/top" CANDOR_BUDGET=time=20s "$generator" -g box_blur -o "$tmp" -e h,schedule \
+CANDOR_TOP=3 CANDOR_TOP_DIR="$tmp/top" CANDOR_BUDGET=nodes=3000 "$generator" -g box_blur -o "$tmp" -e h,schedule \
   -p "$plugin" -s Candor target="$target" auto_schedule=true 2> "$tmp/log" || { cat "$tmp/log"; fail "the generator failed"; }
 cat "$tmp/log"
 python3 - "$tmp/top" "$tmp/box_blur.schedule.h" <<'PY'
