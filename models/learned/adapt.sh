@@ -201,9 +201,10 @@ elif command == "evaluate":  # ADAPTED_EVAL BASELINE_EVAL|- BASELINE_NAME OUT: t
     print(f"(default: {args[2]}; pairs of one pipeline's schedules measured more than "
           f"{100 * adapted['tie_tolerance']:.0f}% apart)")
     new, old = columns["adapted"], columns["default"]
-    judged = all(new[k] is not None and old[k] is not None for k in ("heldout_pairwise", "apps_pairwise"))
-    better = judged and new["heldout_pairwise"] >= old["heldout_pairwise"] and new["apps_pairwise"] >= old["apps_pairwise"]
-    reason = ("no held-out or app pairs measured more than 5% apart to judge by" if not judged else
+    unjudged = [what for what, k in (("held-out", "heldout_pairwise"), ("app", "apps_pairwise"))
+                if new[k] is None or old[k] is None]
+    better = not unjudged and new["heldout_pairwise"] >= old["heldout_pairwise"] and new["apps_pairwise"] >= old["apps_pairwise"]
+    reason = (f"no {' and no '.join(unjudged)} pairs measured more than 5% apart to judge by" if unjudged else
               f"held-out pairwise {pct(new['heldout_pairwise'])} against {pct(old['heldout_pairwise'])}, "
               f"apps pairwise {pct(new['apps_pairwise'])} against {pct(old['apps_pairwise'])}")
     json.dump({"columns": columns, "default_weights": args[2], "at_least_as_good": better, "reason": reason},
@@ -290,7 +291,7 @@ digest=$( (sha256sum < "$now/training.jsonl"; printf '%s\n' "${train_args[@]}") 
 if [ -f "$bag" ] && [ "$(cat "$bag.digest" 2>/dev/null)" = "$digest" ]; then
   step "3/5 the training set is unchanged since the last run: keeping its bag ($bag)"
 else
-  rm -f "$bag" "$bag.digest"
+  rm -f "$bag" "$bag.digest" "$bag".fold*
   step "3/5 training the bag: four members, $(wc -l < "$now/training.jsonl") samples (their logs: $bag.fold*.log)"
   set -m  # the members in a process group of their own, which an interrupted run stops
   PYTHON=$python models/learned/train_bagged.sh "$bag" "${train_args[@]}" &
@@ -318,7 +319,7 @@ else
       done_epochs=$((done_epochs + e)) members+="${members:+, }$k $state"
     done
     elapsed=$(( $(date +%s) - started )) left=
-    [ "$done_epochs" -eq 0 ] ||
+    [ "$done_epochs" -eq 0 ] || [ "$done_epochs" -eq $((4 * total_epochs)) ] ||
       left=", about $(clock $(( elapsed * (4 * total_epochs - done_epochs) / done_epochs ))) left"
     echo "[adapt train] members $members  $(( 100 * done_epochs / (4 * total_epochs) ))%  $(clock $elapsed) elapsed$left" >&2
   done
