@@ -52,10 +52,11 @@ endforeach()
 
 install(FILES runtime/candidate.h runtime/propagation.h runtime/random_dive.h runtime/search.h
               runtime/space.h runtime/statistics.h
-              runtime/search/engines.h runtime/search/neighbours.h runtime/search/run.h
+              runtime/search/budget_text.h runtime/search/engines.h runtime/search/neighbours.h
+              runtime/search/run.h
         DESTINATION ${CANDOR_INSTALL_INCLUDE})
 install(FILES support/files.h support/install_dirs.h support/json_shape.h support/memory.h
-              support/numbers.h
+              support/numbers.h support/progress.h
         DESTINATION ${CANDOR_INSTALL_INCLUDE}/support)
 
 file(GLOB candor_spaces ${PROJECT_SOURCE_DIR}/spaces/*.space)

@@ -3,10 +3,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "budget_text.h"
 #include "engines.h"
 #include "support/install_dirs.h"
 #include "support/numbers.h"
-#include "tools/candor/budget.h"
 
 namespace candor::scheduler {
 
@@ -46,7 +46,7 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
   std::string budget = "time=30s";
   if (auto b = env("CANDOR_BUDGET"); b && !b->empty()) budget = *b;
   try {
-    o.budget = cli::parse_budget(budget);
+    o.budget = parse_budget(budget);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(rename_option(e.what(), "CANDOR_BUDGET"));
   }
@@ -71,7 +71,7 @@ PluginOptions read_plugin_options(const std::filesystem::path& plugin_dir, const
       if (end == std::string::npos) end = pins->size();
       const std::string pin = pins->substr(start, end - start);
       start = end + 1;
-      if (!pin.empty()) o.pins.push_back(cli::parse_pin(pin, "CANDOR_PINS: "));
+      if (!pin.empty()) o.pins.push_back(parse_pin(pin, "CANDOR_PINS: "));
     }
   }
   if (auto verify = env("CANDOR_VERIFY"); verify && !verify->empty()) {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "basic_block_space.h"
-#include "budget.h"
+#include "budget_text.h"
 #include "commands.h"
 #include "engines.h"
 

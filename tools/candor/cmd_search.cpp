@@ -16,7 +16,7 @@
 #include <set>
 
 #include "autotune.h"
-#include "budget.h"
+#include "budget_text.h"
 #include "commands.h"
 #include "dataset.h"
 #include "engines.h"

@@ -1,4 +1,4 @@
-#include "budget.h"
+#include "budget_text.h"
 
 #include <algorithm>
 #include <set>
@@ -6,7 +6,7 @@
 
 #include "support/numbers.h"
 
-namespace candor::cli {
+namespace candor {
 namespace {
 
 constexpr const char* kKeys = "keys: time, nodes, kept, memory, seed";
@@ -79,4 +79,4 @@ std::pair<std::string, std::string> parse_pin(const std::string& text, const std
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
-}  // namespace candor::cli
+}  // namespace candor

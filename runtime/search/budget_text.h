@@ -1,4 +1,5 @@
-// Parsing of the options shared by the commands that search and the plugin's knobs:
+// The text forms of a search's limits and pinned decisions, shared by the commands that
+// search and the plugin's knobs:
 //   --budget time=10s,nodes=100000,kept=5000,memory=4G,seed=7
 // Each key is optional but at least one is given, each once; numbers are decimal. time is
 // positive, at most 24 h, with an s, ms or min suffix (seconds by default); nodes and kept
@@ -12,7 +13,7 @@
 
 #include "search.h"
 
-namespace candor::cli {
+namespace candor {
 
 // Throws std::invalid_argument with a message naming the bad part.
 Budget parse_budget(const std::string& text);
@@ -21,4 +22,4 @@ Budget parse_budget(const std::string& text);
 // "<where>'TEXT': expected CHOICE=VALUE, ..." (`where` names the option or variable).
 std::pair<std::string, std::string> parse_pin(const std::string& text, const std::string& where);
 
-}  // namespace candor::cli
+}  // namespace candor
