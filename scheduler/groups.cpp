@@ -107,6 +107,14 @@ GroupedOutcome schedule_in_groups(const hb::KernelDescription& kd, const models:
       hard = std::max(share.seconds, (hard_seconds - seconds_since(start)) / groups_left);
     }
     if (budget.max_expanded >= 0) share.max_expanded = std::max<int64_t>(1, budget.max_expanded / out.groups);
+    // A progress line follows the whole search: the groups before this one count too.
+    if (budget.progress)
+      share.progress = [&budget, before = seconds_since(start), done = out.stats](const SearchStats& s, double best) {
+        SearchStats whole = done;
+        whole.add_counts(s);
+        whole.seconds = before + s.seconds;
+        budget.progress(whole, best);
+      };
     std::vector<PricedSchedule> found;
     try {
       const KernelScheduler scheduler(sub, machine, {});
