@@ -10,20 +10,16 @@
 #include "child_process.h"
 
 namespace candor::scheduler {
-namespace {
 
-// One line per report: newlines in a message would split it.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
+std::optional<size_t> ChildChecks::passed() const {
+  for (size_t i = 0; i < verdicts.size(); ++i)
+    if (verdicts[i].empty()) return i;
+  return std::nullopt;
 }
-
-}  // namespace
 
 ChildChecks first_passing_in_child(size_t count, const std::function<void()>& prepare,
                                    const std::function<std::string(size_t)>& check,
-                                   double check_timeout_seconds, double total_seconds) {
+                                   double check_timeout_seconds, double total_seconds, size_t check_all) {
   ChildChecks result;
   const auto start = std::chrono::steady_clock::now();
   auto seconds_left = [&] {
@@ -55,7 +51,8 @@ ChildChecks first_passing_in_child(size_t count, const std::function<void()>& pr
             }
             if (failure.empty()) {
               std::cout << "pass" << std::endl;
-              return 0;
+              if (i >= check_all) return 0;
+              continue;
             }
             std::cout << "fail " << one_line(failure) << std::endl;
           }
@@ -71,11 +68,11 @@ ChildChecks first_passing_in_child(size_t count, const std::function<void()>& pr
       }
       if (line == "prepared") prepared = true;
       if (line == "pass") {
-        result.passed = next;
-        return result;
+        result.verdicts.emplace_back();
+        if (next++ >= check_all) return result;
       }
       if (line.rfind("fail ", 0) == 0) {
-        result.failures.push_back(line.substr(5));
+        result.verdicts.push_back(line.substr(5));
         ++next;
       }
     }
@@ -93,7 +90,7 @@ ChildChecks first_passing_in_child(size_t count, const std::function<void()>& pr
     }
     if (!died) break;  // it reported every candidate it was given
     if (next < count) {
-      result.failures.push_back(how);
+      result.verdicts.push_back(how);
       ++next;
     }
   }

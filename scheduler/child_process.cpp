@@ -22,6 +22,12 @@ extern char** environ;
 
 namespace candor::scheduler {
 
+std::string one_line(std::string message) {
+  for (char& c : message)
+    if (c == '\n' || c == '\r') c = ' ';
+  return message;
+}
+
 namespace {
 
 // A forked child whose standard output is on a pipe.

@@ -19,6 +19,9 @@ struct ChildResult {
   double seconds = 0;
 };
 
+// A message as one line of a child's report: newlines would split it.
+std::string one_line(std::string message);
+
 // argv[0] is the executable's path. Standard error is passed through. The child is killed
 // (timed_out) after `timeout_seconds` in all, or after `line_timeout_seconds` without
 // finishing a line of output: a child that reports one result a line and hangs on one item

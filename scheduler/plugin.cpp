@@ -140,12 +140,6 @@ struct Pick {
   std::vector<std::string> verdicts;
 };
 
-// A message on one line.
-std::string one_line(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  return message;
-}
-
 // A size the schedules are checked at, "512x384" (the first output's extents).
 std::string size_text(const hb::OutputSizes& sizes) {
   std::string text;
@@ -268,9 +262,6 @@ class BackgroundReference {
 
 // A check's failure that the schedule passed at the estimates: it failed at another size.
 constexpr const char* kEstimatesOnly = "correct at the estimates only: ";
-// What a check of every schedule (CANDOR_TOP) returns for one that matched: a check that
-// returns "" stops the checks.
-constexpr const char* kMatched = "matched";
 
 // The first of the model's best schedules whose output, on synthetic inputs at the estimates
 // and at the other sizes, matches the reference schedule's: Halide 14 miscompiles a few of
@@ -315,7 +306,7 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
         if (r.ok) {
           std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference at {} (max "
                                    "error {:g})\n", i + 1, at_sizes, r.max_abs_error);
-          return std::string(i < check_all ? kMatched : "");
+          return std::string();
         }
         // verify_at_sizes says "at size J: ..." of the first size that failed.
         size_t j = 0;
@@ -326,24 +317,20 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
         if (r.error.rfind(kAtEstimates, 0) == 0) r.error.erase(0, kAtEstimates.size());
         return r.failed_step + ": " + r.error;
       },
-      kCheckTimeoutSeconds, seconds_until(deadline));
+      kCheckTimeoutSeconds, seconds_until(deadline), check_all);
   Pick pick;
+  pick.verdicts = checks.verdicts;
   std::string failures;
-  for (size_t i = 0; i < checks.failures.size(); ++i) {
-    std::string verdict = checks.failures[i] == kMatched ? "" : checks.failures[i];
-    if (!verdict.empty()) {
-      const std::string line = fmt::format("schedule #{} of the model's best: {}", i + 1, verdict);
-      std::cerr << "[candor] " << line << "\n";
-      failures += (failures.empty() ? "" : "; ") + line;
-    }
-    pick.verdicts.push_back(std::move(verdict));
-  }
-  if (checks.passed) pick.verdicts.push_back("");
-  std::optional<size_t> passed, estimates_only;  // the first at every size, and at the estimates only
+  std::optional<size_t> estimates_only;  // the first correct at the estimates only
   for (size_t i = 0; i < pick.verdicts.size(); ++i) {
-    if (!passed && pick.verdicts[i].empty()) passed = i;
-    if (!estimates_only && pick.verdicts[i].rfind(kEstimatesOnly, 0) == 0) estimates_only = i;
+    const std::string& verdict = pick.verdicts[i];
+    if (verdict.empty()) continue;
+    const std::string line = fmt::format("schedule #{} of the model's best: {}", i + 1, verdict);
+    std::cerr << "[candor] " << line << "\n";
+    failures += (failures.empty() ? "" : "; ") + line;
+    if (!estimates_only && verdict.rfind(kEstimatesOnly, 0) == 0) estimates_only = i;
   }
+  const std::optional<size_t> passed = checks.passed();  // the first correct at every size
   const std::string where = sizes.size() > 1 ? fmt::format(" at the estimates and {} other sizes", sizes.size() - 1)
                                              : " at the estimates";
   // A schedule correct at the estimates only gives way to one correct at every size unless
@@ -373,7 +360,7 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
   }
   if (checks.out_of_time) {
     pick.note = fmt::format("the budget ran out while verifying the model's best schedules ({} failed before)",
-                            checks.failures.size());
+                            checks.verdicts.size());
   } else if (!checks.unchecked.empty()) {
     pick.index = 0;
     pick.note = "not verified: the reference outputs could not be read (" + checks.unchecked + ")";

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include "child_checks.h"
@@ -46,13 +48,14 @@ TEST(ChildChecks, TheFirstPassingComesAfterFailuresCrashesAndHangs) {
         }
       },
       1.0);
-  ASSERT_TRUE(checks.passed.has_value());
-  EXPECT_EQ(*checks.passed, 4u);
-  ASSERT_EQ(checks.failures.size(), 4u);
-  EXPECT_EQ(checks.failures[0], "wrong output");
-  EXPECT_EQ(checks.failures[1], "crashed (killed by a signal)");
-  EXPECT_EQ(checks.failures[2], "bad schedule");
-  EXPECT_EQ(checks.failures[3], "hung: no result within 1 s");
+  ASSERT_TRUE(checks.passed().has_value());
+  EXPECT_EQ(*checks.passed(), 4u);
+  ASSERT_EQ(checks.verdicts.size(), 5u);  // none past the first that passed
+  EXPECT_EQ(checks.verdicts[0], "wrong output");
+  EXPECT_EQ(checks.verdicts[1], "crashed (killed by a signal)");
+  EXPECT_EQ(checks.verdicts[2], "bad schedule");
+  EXPECT_EQ(checks.verdicts[3], "hung: no result within 1 s");
+  EXPECT_EQ(checks.verdicts[4], "");
   EXPECT_TRUE(checks.unchecked.empty());
   EXPECT_EQ(prepared_value, 0);  // the parent's copy is untouched
 }
@@ -60,16 +63,16 @@ TEST(ChildChecks, TheFirstPassingComesAfterFailuresCrashesAndHangs) {
 TEST(ChildChecks, NonePassingOrNothingCheckable) {
   const auto none = first_passing_in_child(
       3, [] {}, [](size_t i) { return "fails " + std::to_string(i); }, 10);
-  EXPECT_FALSE(none.passed.has_value());
-  EXPECT_EQ(none.failures, (std::vector<std::string>{"fails 0", "fails 1", "fails 2"}));
+  EXPECT_FALSE(none.passed().has_value());
+  EXPECT_EQ(none.verdicts, (std::vector<std::string>{"fails 0", "fails 1", "fails 2"}));
   const auto unprepared = first_passing_in_child(
       3, [] { throw std::runtime_error("no reference:\nout of bounds"); }, [](size_t) { return std::string(); }, 10);
-  EXPECT_FALSE(unprepared.passed.has_value());
+  EXPECT_FALSE(unprepared.passed().has_value());
   EXPECT_EQ(unprepared.unchecked, "no reference: out of bounds");
   const auto crashed = first_passing_in_child(
       3, [] { std::raise(SIGABRT); }, [](size_t) { return std::string(); }, 10);
-  EXPECT_FALSE(crashed.passed.has_value());
-  EXPECT_TRUE(crashed.failures.empty());
+  EXPECT_FALSE(crashed.passed().has_value());
+  EXPECT_TRUE(crashed.verdicts.empty());
   EXPECT_EQ(crashed.unchecked, "preparing the checks crashed (killed by a signal)");
 }
 
@@ -84,9 +87,18 @@ TEST(ChildChecks, TheTotalLimitStopsThemOutOfTime) {
         return "";
       },
       20, 1.0);
-  EXPECT_FALSE(checks.passed.has_value());
+  EXPECT_FALSE(checks.passed().has_value());
   EXPECT_TRUE(checks.out_of_time);
-  EXPECT_EQ(checks.failures, (std::vector<std::string>{"wrong output"}));
+  EXPECT_EQ(checks.verdicts, (std::vector<std::string>{"wrong output"}));
+}
+
+// The first `check_all` are all checked, passing or not; past them the first pass stops.
+TEST(ChildChecks, TheFirstCheckAllAreEachChecked) {
+  const auto checks = first_passing_in_child(
+      6, [] {}, [](size_t i) -> std::string { return i == 2 ? "wrong output" : ""; }, 10,
+      std::numeric_limits<double>::infinity(), 4);
+  EXPECT_EQ(checks.verdicts, (std::vector<std::string>{"", "", "wrong output", "", ""}));
+  EXPECT_EQ(checks.passed(), std::optional<size_t>(0));
 }
 
 // A background child runs while its parent works, and is collected later; one never waited
