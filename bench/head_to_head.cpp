@@ -7,6 +7,7 @@
 //   expert         the app's hand-written schedule
 //   Mullapudi2016  Halide 14's stock plugin, parallelism = the number of cores
 //   Adams2019      Halide 14's stock plugin, default machine parameters and weights
+//   Li2018         Halide 14's stock plugin (gradient autoscheduler), default machine parameters
 //   candor         `candor search APP --json --budget B` (model only)
 //   candor_tuned   `candor search APP --json --autotune N --autotune-seconds S --budget B
 //                  --journal ... --samples OUT/autotune_samples.jsonl` (opt-in): S is what
@@ -55,8 +56,9 @@
 #include <vector>
 
 #include "apps.h"
-#include "comma_list.h"
 #include "child_process.h"
+#include "comma_list.h"
+#include "corpus.h"
 #include "halide_bridge/compile.h"
 #include "runtime/statistics.h"
 #include "support/progress.h"
@@ -72,9 +74,15 @@ namespace hb = candor::halide_bridge;
 // The line prefix a child puts before its one JSON result (plugins may print to stdout).
 constexpr const char* kResultTag = "HEAD_TO_HEAD_RESULT ";
 
-const std::vector<std::string> kStockSchedulers = {"Mullapudi2016", "Adams2019"};
+const std::vector<std::string> kStockSchedulers = {"Mullapudi2016", "Adams2019", "Li2018"};
 // The baseline of the speedup columns and the plot.
 constexpr const char* kBaseline = "Adams2019";
+
+// An example app or a held-out corpus generator (bench/corpus).
+const hb::App* find_any_app(const std::string& name) {
+  if (const hb::App* app = candor::apps::find_app(name)) return app;
+  return candor::corpus::find_app(name);
+}
 
 int core_count() { return int(std::max(1u, std::thread::hardware_concurrency())); }
 int timing_threads(int threads) { return threads > 0 ? threads : core_count(); }
@@ -103,6 +111,7 @@ std::string plugin_path(const std::string& scheduler) {
   if (const char* p = std::getenv(env.c_str()); p && *p) return p;
   if (scheduler == "Mullapudi2016") return CANDOR_MULLAPUDI2016_PLUGIN;
   if (scheduler == "Adams2019") return CANDOR_ADAMS2019_PLUGIN;
+  if (scheduler == "Li2018") return CANDOR_LI2018_PLUGIN;
   throw std::invalid_argument("no plugin for " + scheduler);
 }
 
@@ -110,7 +119,7 @@ Halide::MachineParams machine_params_for(const std::string& scheduler) {
   const Halide::MachineParams generic = Halide::MachineParams::generic();
   if (scheduler == "Mullapudi2016")
     return Halide::MachineParams(core_count(), generic.last_level_cache_size, generic.balance);
-  return generic;  // Adams2019: its defaults
+  return generic;  // Adams2019, Li2018: their defaults
 }
 
 // A fresh instance of `app` scheduled by `scheduler` (for "schedule": the JSON file), or
@@ -183,7 +192,7 @@ std::optional<hb::Outputs> reference_for(const hb::App& app, const Halide::Targe
 
 json run_one(const ChildOptions& o) {
   json out = {{"app", o.app}, {"scheduler", o.scheduler}, {"ok", false}};
-  const hb::App* app = candor::apps::find_app(o.app);
+  const hb::App* app = find_any_app(o.app);
   if (!app) {
     out["failure"] = "unknown app";
     return out;
@@ -220,7 +229,7 @@ json run_one(const ChildOptions& o) {
 json run_side_by_side(const ChildOptions& o, const std::vector<std::string>& contenders, const fs::path& schedules,
                       double seconds) {
   json out = {{"app", o.app}, {"contenders", json::array()}};
-  const hb::App* app = candor::apps::find_app(o.app);
+  const hb::App* app = find_any_app(o.app);
   if (!app) {
     out["failure"] = "unknown app";
     return out;
@@ -298,6 +307,7 @@ struct Options {
   double measure_timeout = 300;  // per naive / expert / candor-measure cell
   std::string schedulers;        // comma separated subset; empty: all
   std::string candor;            // the candor executable; default: next to this one
+  bool corpus = false;  // with no --apps: the held-out corpus rather than the example apps
   bool fresh = false;
   bool retry_failed = false;
   bool quick = false;
@@ -821,24 +831,24 @@ int driver_main(Options o) {
   }
   std::vector<std::string> apps;
   if (o.apps.empty()) {
-    for (const auto& a : candor::apps::all_apps()) apps.push_back(a.name);
+    for (const auto& a : o.corpus ? candor::corpus::all_apps() : candor::apps::all_apps()) apps.push_back(a.name);
   } else {
     apps = split_list(o.apps);
     for (const std::string& a : apps) {
-      if (!candor::apps::find_app(a)) {
-        std::cerr << "head_to_head: error: unknown app '" << a << "' (see `candor apps`)\n";
+      if (!find_any_app(a)) {
+        std::cerr << "head_to_head: error: unknown app '" << a << "' (see `candor apps` and `candor apps --corpus`)\n";
         return 1;
       }
     }
   }
-  std::vector<std::string> all = {"naive", "expert", "Mullapudi2016", "Adams2019", "candor"};
+  std::vector<std::string> all = {"naive", "expert", "Mullapudi2016", "Adams2019", "Li2018", "candor"};
   if (o.autotune_seconds > 0) all.push_back("candor_tuned");
   std::vector<std::string> schedulers = all;
   if (!o.schedulers.empty()) {
     schedulers = split_list(o.schedulers);
     for (const std::string& s : schedulers) {
       if (s != "candor_tuned" && std::find(all.begin(), all.end(), s) == all.end()) {
-        std::cerr << "head_to_head: error: unknown scheduler '" << s << "' (naive, expert, Mullapudi2016, Adams2019, "
+        std::cerr << "head_to_head: error: unknown scheduler '" << s << "' (naive, expert, Mullapudi2016, Adams2019, Li2018, "
                   << "candor, candor_tuned)\n";
         return 1;
       }
@@ -873,7 +883,8 @@ int main(int argc, char** argv) {
   Options o;
   ChildOptions c;
   std::string one;
-  cli.add_option("--apps", o.apps, "comma-separated apps (default: all; see `candor apps`)");
+  cli.add_option("--apps", o.apps, "comma-separated apps or corpus generators (default: every example app; see `candor apps`)");
+  cli.add_flag("--corpus", o.corpus, "every generator of the held-out corpus (bench/corpus) instead of the example apps");
   cli.add_option("--out", o.out_dir, "output folder (cells.jsonl/csv, summary.csv, plot)")->capture_default_str();
   cli.add_option("--budget", o.budget, "candor search budget")->capture_default_str();
   cli.add_option("--autotune-seconds", o.autotune_seconds,

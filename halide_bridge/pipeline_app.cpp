@@ -254,6 +254,19 @@ App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, 
   return app;
 }
 
+AppInstance pipeline_instance(const Halide::Pipeline& pipeline, const KernelDescription& kd,
+                              const InputShapes& given, uint64_t seed) {
+  const OutputRegions out = output_regions(pipeline, kd);
+  const InputShapes shapes =
+      given.empty() && !kd.inputs.empty() ? query_shapes(out.functions, kd, {out.sizes}, out.mins, nullptr).front() : given;
+  AppInstance inst;
+  inst.outputs = pipeline.outputs();
+  inst.funcs = pipeline_funcs(inst.outputs);
+  inst.output_mins = out.mins;
+  bind_inputs_and_outputs(inst, kd, shapes, out.sizes, seed);
+  return inst;
+}
+
 void resize_instance(AppInstance& inst, const KernelDescription& kd, const InputShapes& shapes,
                      const OutputSizes& sizes, uint64_t seed) {
   if (sizes.size() != inst.outputs.size()) throw BridgeError("resize_instance: a size for each output is needed");

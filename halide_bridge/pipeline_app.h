@@ -53,6 +53,13 @@ std::vector<InputShapes> queried_input_shapes(const Halide::Pipeline& pipeline, 
 App pipeline_app(const Halide::Pipeline& pipeline, const KernelDescription& kd, const InputShapes& shapes = {},
                  uint64_t seed = 1, const OutputSizes& sizes = {});
 
+// An instance made of `pipeline`'s own Funcs (no copy), bound as pipeline_app's builds are:
+// for a pipeline built fresh for this one instance, such as a generator's, whose own
+// schedule() may then schedule the instance's Funcs. Empty `shapes`: queried here (the
+// query compiles the pipeline once).
+AppInstance pipeline_instance(const Halide::Pipeline& pipeline, const KernelDescription& kd,
+                              const InputShapes& shapes = {}, uint64_t seed = 1);
+
 // Rebinds an instance of pipeline_app (scheduled, even compiled) to another size: its
 // inputs to fresh synthetic data over `shapes` (the same data as pipeline_app's with these
 // shapes and seed gives) and its outputs to `sizes`. A compiled pipeline then runs at the

@@ -145,7 +145,7 @@ void collect_pipeline(const Pipeline& p, const Options& o, const models::halide:
                       const collect::ChildMeasureOptions& measure_options, const std::set<std::string>& known,
                       const std::string& shard, Progress& progress) {
   namespace hb = halide_bridge;
-  std::optional<hb::App> app = collect::find_pipeline(p.spec);
+  std::optional<hb::App> app = collect::find_training_pipeline(p.spec);
   if (!app) throw std::invalid_argument("unknown pipeline '" + p.spec + "'");
   // The draw's search keeps a core busy: no other rank times meanwhile.
   std::optional<hb::TimingLock> busy;

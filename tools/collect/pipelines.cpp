@@ -1,6 +1,7 @@
 #include "pipelines.h"
 
 #include "apps.h"
+#include "corpus.h"
 #include "layer_pipelines.h"
 #include "random_pipelines.h"
 
@@ -54,7 +55,7 @@ std::optional<RandomPipelineSpec> parse_random_pipeline_spec(const std::string& 
   return out;
 }
 
-std::optional<halide_bridge::App> find_pipeline(const std::string& spec) {
+std::optional<halide_bridge::App> find_training_pipeline(const std::string& spec) {
   if (const std::optional<RandomPipelineSpec> generated = parse_random_pipeline_spec(spec)) {
     if (generated->family == PipelineFamily::Layers) {
       rp::LayerPipelineOptions options;
@@ -66,6 +67,12 @@ std::optional<halide_bridge::App> find_pipeline(const std::string& spec) {
     return rp::random_pipeline(generated->seed, options);
   }
   if (const halide_bridge::App* app = apps::find_app(spec)) return *app;
+  return std::nullopt;
+}
+
+std::optional<halide_bridge::App> find_pipeline(const std::string& spec) {
+  if (std::optional<halide_bridge::App> app = find_training_pipeline(spec)) return app;
+  if (const halide_bridge::App* app = corpus::find_app(spec)) return *app;
   return std::nullopt;
 }
 

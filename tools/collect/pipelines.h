@@ -1,4 +1,4 @@
-// The pipelines sample collection measures, by name: an example app ("unsharp_mask") or a
+// Pipelines by name. Sample collection measures an example app ("unsharp_mask") or a
 // generated pipeline of one of two families: an image pipeline ("random:17", called
 // "random_17" in the dataset; at another output size, "random:17@1024", called
 // "random_17_1024") or a DNN-layer pipeline ("layers:17", "layers_17"; "layers:17@128",
@@ -39,7 +39,12 @@ std::string random_pipeline_spec(const RandomPipelineSpec& spec);
 // integer and, optionally, "@" and a power of two from 16 to 4096.
 std::optional<RandomPipelineSpec> parse_random_pipeline_spec(const std::string& spec);
 
-// The app or generated pipeline `spec` names; nullopt when it names neither.
+// The app, generated pipeline or held-out corpus generator (bench/corpus) `spec` names;
+// nullopt when it names none of them.
 std::optional<halide_bridge::App> find_pipeline(const std::string& spec);
+
+// The same without the held-out corpus, which no sample for training may come from: what
+// collection and refeaturization measure.
+std::optional<halide_bridge::App> find_training_pipeline(const std::string& spec);
 
 }  // namespace candor::collect

@@ -31,7 +31,7 @@ std::optional<PipelineSpace> space_for(const nlohmann::json& record, const Halid
     spec = random_pipeline_spec(
         RandomPipelineSpec{record["seed"].get<uint64_t>(), record.value("size", default_size(*family)), *family});
   }
-  std::optional<halide_bridge::App> app = find_pipeline(spec);
+  std::optional<halide_bridge::App> app = find_training_pipeline(spec);
   if (!app) return std::nullopt;
   PipelineSpace out;
   out.space = std::make_unique<HalideCpuSpace>(

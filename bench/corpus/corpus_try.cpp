@@ -1,0 +1,81 @@
+// corpus_try: one corpus generator's hand-written schedule checked and timed against the
+// unscheduled pipeline and, with --stock, Halide 14's stock autoschedulers: the tool for
+// writing a corpus generator (README.md). It runs the generators it is linked with, by the
+// name each was registered as; not through the corpus list, so that a new generator can be
+// tried by linking its file alone. Every schedule is verified against the reference (every
+// Func at the root); prints one line per schedule (median of --runs timed runs on every
+// core, or why it failed) and exits 1 when the hand schedule fails.
+#include <Halide.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "generator_app.h"
+#include "halide_bridge/compile.h"
+
+namespace {
+
+namespace hb = candor::halide_bridge;
+
+std::string line_of(const std::string& label, const hb::EvalResult& r) {
+  if (!r.ok) return label + ": FAILED at " + r.failed_step + ": " + r.error;
+  char text[200];
+  std::snprintf(text, sizeof text, "%-14s %10.3f ms  (compile %.0f ms, max error %.3g)", label.c_str(), r.median_ms,
+                r.compile_ms, r.max_abs_error);
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"Check and time a corpus generator's hand-written schedule (bench/corpus/README.md)"};
+  std::string name;
+  bool stock = false;
+  int runs = 10;
+  cli.add_option("generator", name, "the generator's registered name")->required();
+  cli.add_flag("--stock", stock, "also time Mullapudi2016, Adams2019 and Li2018's schedules");
+  cli.add_option("--runs", runs, "timed runs per schedule (the median is printed)")->check(CLI::PositiveNumber);
+  CLI11_PARSE(cli, argc, argv);
+  try {
+    const hb::App app = candor::corpus::generator_app(name, "");
+    const Halide::Target target = hb::host_target();
+    hb::set_jit_threads(0, target);
+    const hb::Outputs reference = hb::reference_outputs(app, target);
+    hb::RunOptions run;
+    run.timed_runs = runs;
+    std::printf("%s\n", line_of("naive", hb::evaluate_instance(app.build(), reference, target, run)).c_str());
+    hb::AppInstance expert = app.build();
+    expert.apply_expert_schedule(target);
+    const hb::EvalResult hand = hb::evaluate_instance(expert, reference, target, run);
+    std::printf("%s\n", line_of("hand-written", hand).c_str());
+    if (stock) {
+      const Halide::MachineParams generic = Halide::MachineParams::generic();
+      const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+      const std::vector<std::pair<std::string, std::string>> plugins = {
+          {"Mullapudi2016", CANDOR_MULLAPUDI2016_PLUGIN}, {"Adams2019", CANDOR_ADAMS2019_PLUGIN},
+          {"Li2018", CANDOR_LI2018_PLUGIN}};
+      for (const auto& [scheduler, plugin] : plugins) {
+        hb::AppInstance inst = app.build();
+        try {
+          Halide::load_plugin(plugin);
+          const Halide::MachineParams params = scheduler == "Mullapudi2016"
+                                                   ? Halide::MachineParams(cores, generic.last_level_cache_size,
+                                                                           generic.balance)
+                                                   : generic;
+          inst.pipeline().auto_schedule(scheduler, target, params);
+        } catch (const std::exception& e) {
+          std::printf("%s: FAILED to schedule: %s\n", scheduler.c_str(), e.what());
+          continue;
+        }
+        std::printf("%s\n", line_of(scheduler, hb::evaluate_instance(inst, reference, target, run)).c_str());
+      }
+    }
+    return hand.ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "corpus_try: error: %s\n", e.what());
+    return 1;
+  }
+}
