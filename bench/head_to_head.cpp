@@ -668,6 +668,30 @@ class Driver {
               << o_.side_by_side_seconds << " s) of runtime / " << kBaseline << "'s.\n";
   }
 
+  // How far candor's cost model was from the measured runtime of the schedule it emitted:
+  // the median and worst |log(predicted / measured)| over the apps, as ratios.
+  void prediction_error_lines(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) const {
+    for (const std::string& s : {std::string("candor"), std::string("candor_tuned")}) {
+      if (!std::count(schedulers.begin(), schedulers.end(), s)) continue;
+      std::vector<std::pair<double, std::string>> errors;
+      for (const std::string& app : apps) {
+        const json* c = journal_.find(app, s);
+        if (!c || !(*c)["ok"].get<bool>()) continue;
+        const double predicted = num(*c, "predicted_ms"), measured = num(*c, "runtime_ms");
+        if (predicted > 0 && measured > 0) errors.push_back({std::abs(std::log(predicted / measured)), app});
+      }
+      if (errors.empty()) continue;
+      std::sort(errors.begin(), errors.end());
+      const size_t n = errors.size();
+      const double median = n % 2 ? errors[n / 2].first : (errors[n / 2 - 1].first + errors[n / 2].first) / 2;
+      const long beyond = std::count_if(errors.begin(), errors.end(),
+                                        [](const auto& e) { return e.first > std::log(3.0); });
+      std::cout << fmt::format("{} prediction error (predicted vs measured runtime of its schedule, {} apps): median "
+                               "{:.2f}x, worst {:.2f}x ({}), {} beyond 3x\n",
+                               s, n, std::exp(median), std::exp(errors.back().first), errors.back().second, beyond);
+    }
+  }
+
   // The table, the summary CSV, the plot's data and the plot.
   int report(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) {
     auto runtime = [&](const std::string& app, const std::string& s) -> double {
@@ -734,19 +758,31 @@ class Driver {
       *count = n;
       return n ? std::exp(sum / n) : NAN;
     };
-    auto geo_row = [&](const std::string& label, bool vs_base) {
+    // Each contender's runtime over `den`'s (or, with `speedup`, den's over the contender's).
+    auto geo_row = [&](const std::string& label, const std::string& den, bool speedup) {
       std::string row = fmt::format("{:<26}", label);
       for (const std::string& s : schedulers) {
         int n = 0;
-        const double g = vs_base ? geomean_ratio(s, kBaseline, &n) : geomean_ratio("naive", s, &n);
+        const double g = speedup ? geomean_ratio(den, s, &n) : geomean_ratio(s, den, &n);
         row += fmt::format(" {:>10}", std::isnan(g) ? std::string("-") : fmt::format("{:.3g} ({})", g, n));
       }
       std::cout << row << "\n";
     };
-    if (has_base) geo_row("geomean runtime/Adams2019", true);
-    if (has_naive) geo_row("geomean speedup vs naive", false);
+    const bool has_expert = std::count(schedulers.begin(), schedulers.end(), "expert") > 0;
+    if (has_base) geo_row("geomean runtime/Adams2019", kBaseline, false);
+    if (has_expert) geo_row("geomean runtime/expert", "expert", false);
+    if (has_naive) geo_row("geomean speedup vs naive", "naive", true);
     std::cout << "(n): apps where both verified. Ratios of medians of " << o_.runs << " timed runs, "
               << timing_threads(o_.threads) << " threads; search s = seconds to produce the schedule.\n";
+    if (has_expert && !focus.empty()) {
+      std::string list;
+      for (const std::string& app : apps) {
+        const double r = runtime(app, focus) / runtime(app, "expert");
+        if (r > 2) list += fmt::format("{}{} {:.2f}x", list.empty() ? "" : ", ", app, r);
+      }
+      std::cout << focus << " slower than 2x the expert schedule: " << (list.empty() ? "none" : list) << "\n";
+    }
+    prediction_error_lines(apps, schedulers);
     if (has_base && !side_by_side_.empty()) side_by_side_table(apps, schedulers);
 
     // summary.csv: one row per app.
@@ -878,7 +914,7 @@ int driver_main(Options o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App cli{"Head-to-head: naive, expert, Halide 14's Mullapudi2016 and Adams2019, and candor on every example "
+  CLI::App cli{"Head-to-head: naive, expert, Halide 14's Mullapudi2016, Adams2019 and Li2018, and candor on every example "
                "app, measured side by side (child processes, verified, median of timed runs)"};
   Options o;
   ChildOptions c;
