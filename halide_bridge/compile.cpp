@@ -122,27 +122,6 @@ Comparison compare_buffer(const Halide::Buffer<>& got, const Halide::Buffer<>& r
   return {false, label + " has an unsupported type " + type_name(t), 0};
 }
 
-// Output buffers at the app's sizes, one per output and tuple element.
-Outputs make_outputs(const AppInstance& inst) {
-  if (inst.output_sizes.size() != inst.outputs.size())
-    throw BridgeError("app instance gives " + std::to_string(inst.output_sizes.size()) + " output sizes for " +
-                      std::to_string(inst.outputs.size()) + " outputs");
-  if (!inst.output_mins.empty() && inst.output_mins.size() != inst.outputs.size())
-    throw BridgeError("app instance gives " + std::to_string(inst.output_mins.size()) + " output mins for " +
-                      std::to_string(inst.outputs.size()) + " outputs");
-  Outputs out;
-  for (size_t i = 0; i < inst.outputs.size(); ++i)
-    for (const Halide::Type& t : inst.outputs[i].output_types()) {
-      out.emplace_back(t, inst.output_sizes[i]);
-      if (!inst.output_mins.empty()) out.back().set_min(inst.output_mins[i]);
-      // A fresh buffer can be the memory of the last one freed, still holding a right answer:
-      // Halide 14 lowered some schedules to a pipeline that writes nothing (random_39's beam
-      // picks), and these verified after another schedule of the same pipeline. Poisoned,
-      // an output nothing wrote fails verification.
-      std::memset(out.back().data(), 0xA5, out.back().size_in_bytes());
-    }
-  return out;
-}
 
 void run_into(Halide::Pipeline& p, Outputs& out, const Halide::Target& target) {
   Halide::Realization r(out);
@@ -165,6 +144,27 @@ bool names_target(const char* variable) {
 }
 
 }  // namespace
+
+Outputs make_outputs(const AppInstance& inst) {
+  if (inst.output_sizes.size() != inst.outputs.size())
+    throw BridgeError("app instance gives " + std::to_string(inst.output_sizes.size()) + " output sizes for " +
+                      std::to_string(inst.outputs.size()) + " outputs");
+  if (!inst.output_mins.empty() && inst.output_mins.size() != inst.outputs.size())
+    throw BridgeError("app instance gives " + std::to_string(inst.output_mins.size()) + " output mins for " +
+                      std::to_string(inst.outputs.size()) + " outputs");
+  Outputs out;
+  for (size_t i = 0; i < inst.outputs.size(); ++i)
+    for (const Halide::Type& t : inst.outputs[i].output_types()) {
+      out.emplace_back(t, inst.output_sizes[i]);
+      if (!inst.output_mins.empty()) out.back().set_min(inst.output_mins[i]);
+      // A fresh buffer can be the memory of the last one freed, still holding a right answer:
+      // Halide 14 lowered some schedules to a pipeline that writes nothing (random_39's beam
+      // picks), and these verified after another schedule of the same pipeline. Poisoned,
+      // an output nothing wrote fails verification.
+      std::memset(out.back().data(), 0xA5, out.back().size_in_bytes());
+    }
+  return out;
+}
 
 Halide::Target host_target() {
   const Halide::Target t = Halide::get_jit_target_from_environment();

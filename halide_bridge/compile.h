@@ -72,6 +72,11 @@ Halide::Target cuda_target();
 // Sets the JIT runtime's worker thread count (0: every core). Process wide.
 void set_jit_threads(int threads, const Halide::Target& target);
 
+// Output buffers at the instance's sizes, one per output and Tuple element, filled with a
+// poison pattern (an output a pipeline fails to write fails verification). Throws
+// BridgeError when the instance's sizes do not match its outputs.
+Outputs make_outputs(const AppInstance& inst);
+
 // JIT-compiles and runs the instance at its output sizes. Throws BridgeError.
 Outputs realize(const AppInstance& inst, const Halide::Target& target);
 

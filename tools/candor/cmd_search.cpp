@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -22,6 +24,8 @@
 #include "engines.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/directives.h"
+#include "halide_bridge/naming.h"
+#include "halide_bridge/profile.h"
 #include "halide_bridge/timing_lock.h"
 #include "models/halide/machine.h"
 #include "pipelines.h"
@@ -54,6 +58,72 @@ void print_explanation(const models::halide::Prediction& p) {
                              l.column_walk_s * 1e3, c.column_walk_lines, c.stall_s * 1e3);
   }
   std::cout << fmt::format("{:<28} {:>96.3f}\n", "pipeline (ms)", p.seconds * 1e3);
+}
+
+// Per Func of the pick: the analytic model's time (its stages summed) next to the time
+// Halide's profiler measured in that Func's loops (both ms per run); the Funcs the model
+// prices but the profiler does not see are inlined or computed inside another's loops.
+struct FuncTimes {
+  std::string func;
+  double predicted_ms = 0;
+  double measured_ms = -1;  // -1: not in the profile
+};
+
+std::vector<FuncTimes> func_times(const models::halide::Prediction& p, const halide_bridge::FuncProfile& profile,
+                                  const halide_bridge::AppInstance& inst, double& unmatched_ms) {
+  std::vector<Halide::Internal::Function> outputs;
+  for (const Halide::Func& f : inst.outputs) outputs.push_back(f.function());
+  const halide_bridge::PipelineNames names = halide_bridge::pipeline_names(outputs);
+  std::map<std::string, double> measured;  // by canonical name
+  unmatched_ms = 0;
+  for (const auto& [halide_name, ms] : profile.func_ms) {
+    auto it = names.canonical.find(halide_name);
+    if (it != names.canonical.end()) measured[it->second] += ms;
+    else unmatched_ms += ms;  // allocation, wrappers the schedule made
+  }
+  std::vector<FuncTimes> rows;
+  for (const models::halide::StageCost& c : p.stages) {
+    if (rows.empty() || rows.back().func != c.func) rows.push_back({c.func, 0, -1});
+    rows.back().predicted_ms += c.total_s * 1e3;
+  }
+  for (FuncTimes& r : rows)
+    if (auto it = measured.find(r.func); it != measured.end()) r.measured_ms = it->second;
+  return rows;
+}
+
+// The pick profiled (it verified when it was measured), or nothing when it cannot be.
+std::optional<halide_bridge::FuncProfile> profile_pick(const SearchRun& run, halide_bridge::AppInstance& inst) {
+  const Halide::Target target = halide_bridge::host_target();
+  std::string step, error;
+  if (!halide_bridge::scheduled_instance(run.app, run.pick().schedule, run.kd, target, inst, step, error)) {
+    std::cerr << "candor search: cannot profile the pick: " << step << ": " << error << "\n";
+    return std::nullopt;
+  }
+  halide_bridge::set_jit_threads(run.options.threads, target);
+  try {
+    // The profiler samples about once a millisecond: enough runs for some 300 samples.
+    const int runs = int(std::clamp(std::ceil(300 / std::max(run.tuned.runtime_ms, 1e-3)), 10.0, 3000.0));
+    return halide_bridge::profile_instance(inst, target, runs);
+  } catch (const std::exception& e) {
+    std::cerr << "candor search: cannot profile the pick: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+void print_func_times(const std::vector<FuncTimes>& rows, const halide_bridge::FuncProfile& profile,
+                      double predicted_ms, double unmatched_ms) {
+  std::cout << fmt::format("\n{:<28} {:>14} {:>14} {:>9}\n", "func (Halide's profiler)", "analytic ms", "measured ms",
+                           "meas/pred");
+  for (const FuncTimes& r : rows) {
+    const std::string measured = r.measured_ms < 0 ? "inside others" : fmt::format("{:.3f}", r.measured_ms);
+    const std::string ratio =
+        r.measured_ms <= 0 || r.predicted_ms <= 0 ? "" : fmt::format("{:.2f}", r.measured_ms / r.predicted_ms);
+    std::cout << fmt::format("{:<28} {:>14.3f} {:>14} {:>9}\n", r.func, r.predicted_ms, measured, ratio);
+  }
+  if (unmatched_ms > 0) std::cout << fmt::format("{:<28} {:>14} {:>14.3f}\n", "(allocation, other)", "", unmatched_ms);
+  std::cout << fmt::format("{:<28} {:>14.3f} {:>14.3f} {:>9.2f}   ({} samples over {} runs)\n", "pipeline",
+                           predicted_ms, profile.total_ms, predicted_ms > 0 ? profile.total_ms / predicted_ms : 0.0,
+                           profile.samples, profile.runs);
 }
 
 // The search's state for its progress line.
@@ -139,6 +209,22 @@ void print_result(const SearchRun& run, bool explain) {
       out["autotune_seconds"] = run.tuned.seconds;
       out["failures"] = failures_json(run);
     }
+    if (explain && run.measured) {
+      halide_bridge::AppInstance inst;
+      if (const auto profile = profile_pick(run, inst)) {
+        double unmatched = 0;
+        nlohmann::json funcs = nlohmann::json::array();
+        for (const FuncTimes& r : func_times(best.analytic, *profile, inst, unmatched))
+          funcs.push_back({{"func", r.func},
+                           {"analytic_ms", r.predicted_ms},
+                           {"measured_ms", r.measured_ms < 0 ? nlohmann::json() : nlohmann::json(r.measured_ms)}});
+        out["profile"] = {{"funcs", funcs},
+                          {"analytic_ms", best.analytic.seconds * 1e3},
+                          {"measured_ms", profile->total_ms},
+                          {"other_ms", unmatched},
+                          {"samples", profile->samples}};
+      }
+    }
     if (o.top > 0) {
       nlohmann::json top = nlohmann::json::array();
       for (size_t i = 0; i < run.top_count(); ++i) {
@@ -168,7 +254,16 @@ void print_result(const SearchRun& run, bool explain) {
                            run.measured ? fmt::format("measured {:.3f} ms (verified)", run.tuned.runtime_ms)
                                         : std::string("not measured (--no-measure)"));
   std::cout << source;
-  if (explain) print_explanation(best.analytic);
+  if (explain) {
+    print_explanation(best.analytic);
+    halide_bridge::AppInstance inst;
+    const auto profile = run.measured ? profile_pick(run, inst) : std::nullopt;
+    if (profile) {
+      double unmatched = 0;
+      const std::vector<FuncTimes> rows = func_times(best.analytic, *profile, inst, unmatched);
+      print_func_times(rows, *profile, best.analytic.seconds * 1e3, unmatched);
+    }
+  }
   if (o.top > 0) {
     std::cout << fmt::format("\nthe {} best schedules by predicted cost:\n", run.top_count());
     for (size_t i = 0; i < run.top_count(); ++i) {
@@ -466,7 +561,10 @@ void register_search_command(CLI::App& app, int& exit_status) {
   add_search_options(*cmd, o->search);
   cmd->add_flag("--json", o->search.json, "print one JSON object (app, search_seconds, predicted_ms, lower_bound_ms, "
                                           "runtime_ms, verified, schedule, ...; with --top, `top`: an array)");
-  cmd->add_flag("--explain", o->explain, "after the schedule, print the analytic model's terms per stage (ms)");
+  cmd->add_flag("--explain", o->explain,
+                "after the schedule, print the analytic model's terms per stage (ms) and, when the schedule was "
+                "measured, each Func's analytic time next to the time Halide's profiler measured in it (with --json: "
+                "`profile`)");
   cmd->add_option("--plot", o->plot,
                   "write a PNG (gnuplot): the best predicted cost over the search's time, the measured runtimes, "
                   "and the lower bound");

@@ -1,0 +1,80 @@
+#include "profile.h"
+
+#include <mutex>
+#include <regex>
+#include <sstream>
+
+#include "compile.h"
+#include "error.h"
+
+namespace candor::halide_bridge {
+namespace {
+
+// The JIT runtime prints a profiler report after every run of a profiled pipeline through
+// the custom print handler; the reports are collected here.
+std::mutex report_mutex;
+std::string report_text;
+
+void capture_print(Halide::JITUserContext*, const char* text) {
+  std::lock_guard<std::mutex> lock(report_mutex);
+  report_text += text;
+}
+
+// Sums the reports in `text` whose pipeline had samples into `profile`.
+void add_reports(const std::string& text, FuncProfile& profile) {
+  static const std::regex total(R"(^\s*total time:\s*([0-9.]+)\s*ms\s+samples:\s*([0-9]+)\s+runs:\s*([0-9]+))");
+  static const std::regex func(R"(^\s+([^\s:][^:]*):\s+([0-9.]+)\s*ms\s+\()");
+  std::istringstream in(text);
+  std::string line;
+  bool counting = false;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (std::regex_search(line, m, total)) {
+      const int samples = std::stoi(m[2]);
+      counting = samples > 0;
+      if (!counting) continue;
+      profile.total_ms += std::stod(m[1]);
+      profile.samples += samples;
+      profile.runs += std::stoi(m[3]);
+    } else if (counting && std::regex_search(line, m, func)) {
+      std::string name = m[1];
+      if (name == "halide_malloc" || name == "halide_free") name = "(allocation)";
+      profile.func_ms[name] += std::stod(m[2]);
+    }
+  }
+}
+
+}  // namespace
+
+FuncProfile profile_instance(const AppInstance& inst, const Halide::Target& target, int runs) {
+  Halide::Pipeline p = inst.pipeline();
+  p.jit_handlers().custom_print = capture_print;
+  const Halide::Target profiled = target.with_feature(Halide::Target::Profile);
+  Outputs out = make_outputs(inst);
+  FuncProfile profile;
+  try {
+    p.compile_jit(profiled);
+    Halide::Realization r(out);
+    p.realize(r, profiled);  // untimed: first-touch of the buffers, the thread pool's start
+    {
+      std::lock_guard<std::mutex> lock(report_mutex);
+      report_text.clear();
+    }
+    for (int i = 0; i < runs; ++i) p.realize(r, profiled);
+  } catch (const Halide::Error& e) {
+    throw BridgeError(std::string("Halide failed to compile or run the profiled pipeline: ") + e.what());
+  }
+  std::string text;
+  {
+    std::lock_guard<std::mutex> lock(report_mutex);
+    text.swap(report_text);
+  }
+  add_reports(text, profile);
+  if (profile.runs > 0) {
+    profile.total_ms /= profile.runs;
+    for (auto& [name, ms] : profile.func_ms) ms /= profile.runs;
+  }
+  return profile;
+}
+
+}  // namespace candor::halide_bridge
