@@ -466,12 +466,18 @@ EvalResult verify_at_sizes(AppInstance& inst, const std::vector<Outputs>& refere
         return r;
       }
     }
-    if (!verify_prepared(references[k], target, once, prepared, r)) {
+    if (!verify_prepared(references[k], target, k == 0 ? options : once, prepared, r)) {
       r.error = "at size " + std::to_string(k) + ": " + r.error;
       return r;
     }
     max_error = std::max(max_error, r.max_abs_error);
+    for (int i = 0; k == 0 && i < options.timed_runs; ++i)
+      if (!timed_run(prepared, target, r)) {
+        r.error = "at size 0: " + r.error;
+        return r;
+      }
   }
+  if (!r.run_ms.empty()) r.median_ms = median(r.run_ms);
   r.max_abs_error = max_error;
   r.ok = true;
   return r;

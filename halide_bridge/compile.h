@@ -131,8 +131,9 @@ EvalResult evaluate_schedule(const App& app, const Schedule& schedule, const Ker
 // Checks a scheduled instance against a reference at each of several sizes, compiling it
 // once: size 0 is the instance as it is, and before size k > 0 `resize(k, inst)` rebinds its
 // inputs and outputs (pipeline_app.h's resize_instance). It fails at the first size that
-// fails, the error naming it ("at size k: ..."), and max_abs_error is over every size;
-// nothing is timed.
+// fails, the error naming it ("at size k: ..."), and max_abs_error is over every size.
+// At size 0, after its verification and options.warmup_runs, options.timed_runs runs are
+// timed (median_ms); the other sizes are run once.
 EvalResult verify_at_sizes(AppInstance& inst, const std::vector<Outputs>& references,
                            const std::function<void(size_t, AppInstance&)>& resize, const Halide::Target& target,
                            const RunOptions& options = {});

@@ -289,6 +289,9 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
   std::vector<hb::Outputs> references;
   hb::RunOptions run;
   run.tolerance = hb::tolerance_for(kd);
+  // A few runs at the estimates, timed: the log says how far the model's prediction was.
+  run.warmup_runs = 1;
+  run.timed_runs = 3;
   const auto resize = [&](size_t j, hb::AppInstance& inst) {
     hb::resize_instance(inst, kd, background.shapes(sizes[j]), background.sizes(sizes[j]));
   };
@@ -304,8 +307,12 @@ Pick verified_pick(const Halide::Pipeline& pipeline, const hb::KernelDescription
           return r.failed_step + ": " + r.error;
         r = hb::verify_at_sizes(inst, references, resize, target, run);
         if (r.ok) {
+          const double predicted_ms = schedules[i].predicted_seconds * 1e3;
           std::cerr << fmt::format("[candor] schedule #{} of the model's best matches the reference at {} (max "
-                                   "error {:g})\n", i + 1, at_sizes, r.max_abs_error);
+                                   "error {:g}); at the estimates it runs in {:.4g} ms, predicted {:.4g} ms "
+                                   "(measured / predicted {:.2f}, median of {} runs)\n",
+                                   i + 1, at_sizes, r.max_abs_error, r.median_ms, predicted_ms,
+                                   predicted_ms > 0 ? r.median_ms / predicted_ms : 0.0, r.run_ms.size());
           return std::string();
         }
         // verify_at_sizes says "at size J: ..." of the first size that failed.
