@@ -1,5 +1,6 @@
-// corpus_try: one corpus generator's hand-written schedule checked and timed against the
-// unscheduled pipeline and, with --stock, Halide 14's stock autoschedulers: the tool for
+// corpus_try: one corpus generator's hand-written schedule checked and timed, with --naive
+// next to Halide's default schedule (everything inline: hours where reductions feed
+// reductions) and with --stock next to Halide 14's stock autoschedulers: the tool for
 // writing a corpus generator (README.md). It runs the generators it is linked with, by the
 // name each was registered as; not through the corpus list, so that a new generator can be
 // tried by linking its file alone. Every schedule is verified against the reference (every
@@ -15,6 +16,7 @@
 
 #include "generator_app.h"
 #include "halide_bridge/compile.h"
+#include "halide_bridge/profile.h"
 
 namespace {
 
@@ -33,9 +35,11 @@ std::string line_of(const std::string& label, const hb::EvalResult& r) {
 int main(int argc, char** argv) {
   CLI::App cli{"Check and time a corpus generator's hand-written schedule (bench/corpus/README.md)"};
   std::string name;
-  bool stock = false;
+  bool stock = false, naive = false, profile = false;
   int runs = 10;
   cli.add_option("generator", name, "the generator's registered name")->required();
+  cli.add_flag("--naive", naive, "also time Halide's default schedule (everything inline)");
+  cli.add_flag("--profile", profile, "also print where the hand schedule's time goes, Func by Func (Halide's profiler)");
   cli.add_flag("--stock", stock, "also time Mullapudi2016, Adams2019 and Li2018's schedules");
   cli.add_option("--runs", runs, "timed runs per schedule (the median is printed)")->check(CLI::PositiveNumber);
   CLI11_PARSE(cli, argc, argv);
@@ -46,11 +50,18 @@ int main(int argc, char** argv) {
     const hb::Outputs reference = hb::reference_outputs(app, target);
     hb::RunOptions run;
     run.timed_runs = runs;
-    std::printf("%s\n", line_of("naive", hb::evaluate_instance(app.build(), reference, target, run)).c_str());
+    if (naive) std::printf("%s\n", line_of("naive", hb::evaluate_instance(app.build(), reference, target, run)).c_str());
     hb::AppInstance expert = app.build();
     expert.apply_expert_schedule(target);
     const hb::EvalResult hand = hb::evaluate_instance(expert, reference, target, run);
     std::printf("%s\n", line_of("hand-written", hand).c_str());
+    if (profile && hand.ok) {
+      hb::AppInstance profiled = app.build();
+      profiled.apply_expert_schedule(target);
+      const hb::FuncProfile p = hb::profile_instance(profiled, target, std::max(runs, 20));
+      for (const auto& [func, ms] : p.func_ms) std::printf("  %-24s %10.3f ms\n", func.c_str(), ms);
+      std::printf("  %-24s %10.3f ms  (%d samples)\n", "(profiled run)", p.total_ms, p.samples);
+    }
     if (stock) {
       const Halide::MachineParams generic = Halide::MachineParams::generic();
       const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
