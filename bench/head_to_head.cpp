@@ -61,6 +61,7 @@
 #include "corpus.h"
 #include "halide_bridge/compile.h"
 #include "runtime/statistics.h"
+#include "stock_schedulers.h"
 #include "support/progress.h"
 
 namespace fs = std::filesystem;
@@ -74,7 +75,6 @@ namespace hb = candor::halide_bridge;
 // The line prefix a child puts before its one JSON result (plugins may print to stdout).
 constexpr const char* kResultTag = "HEAD_TO_HEAD_RESULT ";
 
-const std::vector<std::string> kStockSchedulers = {"Mullapudi2016", "Adams2019", "Li2018"};
 // The baseline of the speedup columns and the plot.
 constexpr const char* kBaseline = "Adams2019";
 
@@ -105,22 +105,6 @@ struct ChildOptions {
   int adams_beam_size = 0;  // 0: the plugin's default
   int threads = 0;          // worker threads that time a pipeline; 0: every core
 };
-
-std::string plugin_path(const std::string& scheduler) {
-  const std::string env = "CANDOR_PLUGIN_" + scheduler;
-  if (const char* p = std::getenv(env.c_str()); p && *p) return p;
-  if (scheduler == "Mullapudi2016") return CANDOR_MULLAPUDI2016_PLUGIN;
-  if (scheduler == "Adams2019") return CANDOR_ADAMS2019_PLUGIN;
-  if (scheduler == "Li2018") return CANDOR_LI2018_PLUGIN;
-  throw std::invalid_argument("no plugin for " + scheduler);
-}
-
-Halide::MachineParams machine_params_for(const std::string& scheduler) {
-  const Halide::MachineParams generic = Halide::MachineParams::generic();
-  if (scheduler == "Mullapudi2016")
-    return Halide::MachineParams(core_count(), generic.last_level_cache_size, generic.balance);
-  return generic;  // Adams2019, Li2018: their defaults
-}
 
 // A fresh instance of `app` scheduled by `scheduler` (for "schedule": the JSON file), or
 // nothing with out["failure"] set. A stock autoscheduler's search time and schedule source go
@@ -153,16 +137,16 @@ std::optional<hb::AppInstance> contender_instance(const hb::App& app, const std:
   if (scheduler == "expert") {
     inst.apply_expert_schedule(target);
   } else if (scheduler != "naive") {
-    if (std::find(kStockSchedulers.begin(), kStockSchedulers.end(), scheduler) == kStockSchedulers.end()) {
+    if (!candor::bench::is_stock_scheduler(scheduler)) {
       out["failure"] = "unknown scheduler " + scheduler;
       return std::nullopt;
     }
     if (scheduler == "Adams2019" && adams_beam_size > 0)
       setenv("HL_BEAM_SIZE", std::to_string(adams_beam_size).c_str(), 1);
-    const Halide::MachineParams params = machine_params_for(scheduler);
+    const Halide::MachineParams params = candor::bench::stock_machine_params(scheduler);
     out["machine_params"] = params.to_string();
     try {
-      Halide::load_plugin(plugin_path(scheduler));
+      Halide::load_plugin(candor::bench::stock_plugin_path(scheduler));
       const auto t0 = std::chrono::steady_clock::now();
       // Halide 14: the plugin applies the schedule to the pipeline's Funcs and returns its
       // source.
@@ -522,7 +506,7 @@ class Driver {
         if (s == "candor" || s == "candor_tuned") {
           cell = candor_cell(app, s == "candor_tuned");
         } else {
-          const bool stock = std::find(kStockSchedulers.begin(), kStockSchedulers.end(), s) != kStockSchedulers.end();
+          const bool stock = candor::bench::is_stock_scheduler(s);
           cell = measure_child(app, s, "", stock ? o_.timeout : o_.measure_timeout);
         }
         cell["app"] = app;
@@ -673,22 +657,23 @@ class Driver {
   void prediction_error_lines(const std::vector<std::string>& apps, const std::vector<std::string>& schedulers) const {
     for (const std::string& s : {std::string("candor"), std::string("candor_tuned")}) {
       if (!std::count(schedulers.begin(), schedulers.end(), s)) continue;
-      std::vector<std::pair<double, std::string>> errors;
+      std::vector<double> errors;  // |log(predicted / measured)| per app
+      std::string worst_app;
       for (const std::string& app : apps) {
         const json* c = journal_.find(app, s);
         if (!c || !(*c)["ok"].get<bool>()) continue;
         const double predicted = num(*c, "predicted_ms"), measured = num(*c, "runtime_ms");
-        if (predicted > 0 && measured > 0) errors.push_back({std::abs(std::log(predicted / measured)), app});
+        if (!(predicted > 0 && measured > 0)) continue;
+        const double error = std::abs(std::log(predicted / measured));
+        if (errors.empty() || error > *std::max_element(errors.begin(), errors.end())) worst_app = app;
+        errors.push_back(error);
       }
       if (errors.empty()) continue;
-      std::sort(errors.begin(), errors.end());
-      const size_t n = errors.size();
-      const double median = n % 2 ? errors[n / 2].first : (errors[n / 2 - 1].first + errors[n / 2].first) / 2;
-      const long beyond = std::count_if(errors.begin(), errors.end(),
-                                        [](const auto& e) { return e.first > std::log(3.0); });
+      const double worst = *std::max_element(errors.begin(), errors.end());
+      const long beyond = std::count_if(errors.begin(), errors.end(), [](double e) { return e > std::log(3.0); });
       std::cout << fmt::format("{} prediction error (predicted vs measured runtime of its schedule, {} apps): median "
                                "{:.2f}x, worst {:.2f}x ({}), {} beyond 3x\n",
-                               s, n, std::exp(median), std::exp(errors.back().first), errors.back().second, beyond);
+                               s, errors.size(), std::exp(candor::median(errors)), std::exp(worst), worst_app, beyond);
     }
   }
 

@@ -1,5 +1,7 @@
 #include "profile.h"
 
+#include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -20,23 +22,20 @@ void capture_print(Halide::JITUserContext*, const char* text) {
   report_text += text;
 }
 
-// Sums the reports in `text` whose pipeline had samples into `profile`.
+// Sums the reports in `text` into `profile`: one per run, a run too short to be sampled
+// counting as a run of no time.
 void add_reports(const std::string& text, FuncProfile& profile) {
   static const std::regex total(R"(^\s*total time:\s*([0-9.]+)\s*ms\s+samples:\s*([0-9]+)\s+runs:\s*([0-9]+))");
   static const std::regex func(R"(^\s+([^\s:][^:]*):\s+([0-9.]+)\s*ms\s+\()");
   std::istringstream in(text);
   std::string line;
-  bool counting = false;
   std::smatch m;
   while (std::getline(in, line)) {
     if (std::regex_search(line, m, total)) {
-      const int samples = std::stoi(m[2]);
-      counting = samples > 0;
-      if (!counting) continue;
       profile.total_ms += std::stod(m[1]);
-      profile.samples += samples;
+      profile.samples += std::stoi(m[2]);
       profile.runs += std::stoi(m[3]);
-    } else if (counting && std::regex_search(line, m, func)) {
+    } else if (std::regex_search(line, m, func)) {
       std::string name = m[1];
       if (name == "halide_malloc" || name == "halide_free") name = "(allocation)";
       profile.func_ms[name] += std::stod(m[2]);
@@ -45,6 +44,10 @@ void add_reports(const std::string& text, FuncProfile& profile) {
 }
 
 }  // namespace
+
+int profile_runs_for(double runtime_ms) {
+  return int(std::clamp(std::ceil(300 / std::max(runtime_ms, 1e-3)), 10.0, 3000.0));
+}
 
 FuncProfile profile_instance(const AppInstance& inst, const Halide::Target& target, int runs) {
   Halide::Pipeline p = inst.pipeline();

@@ -21,6 +21,10 @@ struct FuncProfile {
   int runs = 0;
 };
 
+// How many runs of a pipeline that takes `runtime_ms` give the profiler, which samples
+// about once a millisecond, some 300 samples (at least 10 runs, at most 3000).
+int profile_runs_for(double runtime_ms);
+
 // JIT-compiles the (scheduled) instance with the Profile feature added to `target` and
 // runs it `runs` times after one untimed run, averaging the profiler's reports. The
 // instance's inputs must be bound. Throws BridgeError when it fails to compile or run.

@@ -11,12 +11,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "generator_app.h"
 #include "halide_bridge/compile.h"
 #include "halide_bridge/profile.h"
+#include "stock_schedulers.h"
 
 namespace {
 
@@ -58,31 +58,20 @@ int main(int argc, char** argv) {
     if (profile && hand.ok) {
       hb::AppInstance profiled = app.build();
       profiled.apply_expert_schedule(target);
-      const hb::FuncProfile p = hb::profile_instance(profiled, target, std::max(runs, 20));
+      const hb::FuncProfile p = hb::profile_instance(profiled, target, hb::profile_runs_for(hand.median_ms));
       for (const auto& [func, ms] : p.func_ms) std::printf("  %-24s %10.3f ms\n", func.c_str(), ms);
       std::printf("  %-24s %10.3f ms  (%d samples)\n", "(profiled run)", p.total_ms, p.samples);
     }
-    if (stock) {
-      const Halide::MachineParams generic = Halide::MachineParams::generic();
-      const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-      const std::vector<std::pair<std::string, std::string>> plugins = {
-          {"Mullapudi2016", CANDOR_MULLAPUDI2016_PLUGIN}, {"Adams2019", CANDOR_ADAMS2019_PLUGIN},
-          {"Li2018", CANDOR_LI2018_PLUGIN}};
-      for (const auto& [scheduler, plugin] : plugins) {
-        hb::AppInstance inst = app.build();
-        try {
-          Halide::load_plugin(plugin);
-          const Halide::MachineParams params = scheduler == "Mullapudi2016"
-                                                   ? Halide::MachineParams(cores, generic.last_level_cache_size,
-                                                                           generic.balance)
-                                                   : generic;
-          inst.pipeline().auto_schedule(scheduler, target, params);
-        } catch (const std::exception& e) {
-          std::printf("%s: FAILED to schedule: %s\n", scheduler.c_str(), e.what());
-          continue;
-        }
-        std::printf("%s\n", line_of(scheduler, hb::evaluate_instance(inst, reference, target, run)).c_str());
+    for (const std::string& scheduler : stock ? candor::bench::stock_schedulers() : std::vector<std::string>{}) {
+      hb::AppInstance inst = app.build();
+      try {
+        Halide::load_plugin(candor::bench::stock_plugin_path(scheduler));
+        inst.pipeline().auto_schedule(scheduler, target, candor::bench::stock_machine_params(scheduler));
+      } catch (const std::exception& e) {
+        std::printf("%s: FAILED to schedule: %s\n", scheduler.c_str(), e.what());
+        continue;
       }
+      std::printf("%s\n", line_of(scheduler, hb::evaluate_instance(inst, reference, target, run)).c_str());
     }
     return hand.ok ? 0 : 1;
   } catch (const std::exception& e) {

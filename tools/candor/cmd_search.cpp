@@ -101,9 +101,7 @@ std::optional<halide_bridge::FuncProfile> profile_pick(const SearchRun& run, hal
   }
   halide_bridge::set_jit_threads(run.options.threads, target);
   try {
-    // The profiler samples about once a millisecond: enough runs for some 300 samples.
-    const int runs = int(std::clamp(std::ceil(300 / std::max(run.tuned.runtime_ms, 1e-3)), 10.0, 3000.0));
-    return halide_bridge::profile_instance(inst, target, runs);
+    return halide_bridge::profile_instance(inst, target, halide_bridge::profile_runs_for(run.tuned.runtime_ms));
   } catch (const std::exception& e) {
     std::cerr << "candor search: cannot profile the pick: " << e.what() << "\n";
     return std::nullopt;
