@@ -481,15 +481,12 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   // segfaulted), and both ran once the tile split was guarded. Exact tiles stay unguarded:
   // a guard makes the hosted Funcs' buffers sized at run time, and a register tile at a
   // run-time stride leaves the registers (conv_relu's conv per guarded tile ran 2.3x slower).
-  bool exact = true;
+  std::vector<models::halide::EmittedLoop> emitted(stage.loops.size());
   for (int lo : loops) {
     const int l = loop_refs_[lo].loop;
-    const int64_t tile = tile_value(c, lo, false), subtile = tile_value(c, lo, true);
-    if (tile <= 1) continue;
-    const int64_t lanes = l == vector_loop && vectorized && subtile > info.vector_width ? info.vector_width : 1;
-    if (stage.loops[l].extent % tile != 0 || tile % std::max<int64_t>(1, subtile) != 0 || subtile % lanes != 0)
-      exact = false;
+    emitted[l] = {stage.loops[l].is_pure, stage.loops[l].extent, tile_value(c, lo, false), tile_value(c, lo, true)};
   }
+  const bool exact = models::halide::splits_exact(emitted, vector_loop, vectorized, info.vector_width);
   const bool at_root = first_value(c, location_ref(ref.func).var) == gen::Where::ROOT;
   const bool guard = (stage.index > 0 && stage.non_affine_addresses) ||
                      (reads_input(c, info.name, stage.index) && !(at_root && (stage.index == 0 || exact)));
@@ -497,11 +494,6 @@ HalideCpuSpace::Bands HalideCpuSpace::bands(const Candidate& c, int so) const {
   const Halide::TailStrategy tile_tail =
       guard || (hosts_a_func(c, ref.func) && !(at_root && exact)) ? Halide::TailStrategy::GuardWithIf
                                                                    : Halide::TailStrategy::Auto;
-  std::vector<models::halide::EmittedLoop> emitted(stage.loops.size());
-  for (int lo : loops) {
-    const int l = loop_refs_[lo].loop;
-    emitted[l] = {stage.loops[l].is_pure, stage.loops[l].extent, tile_value(c, lo, false), tile_value(c, lo, true)};
-  }
   const std::vector<bool> unsplit = models::halide::unsplit_whole_tiles(
       emitted, vector_loop, vectorized, {unrolled ? unroll_loop : -1, third_loop}, info.vector_width, kUnrolledVectors);
   std::vector<int64_t> outer_trips;  // iterations of each b.outer loop

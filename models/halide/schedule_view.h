@@ -5,6 +5,7 @@
 // Built by HalideCpuSpace::view(candidate); the models never read candidate words directly.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -76,6 +77,22 @@ struct EmittedLoop {
   int64_t tile = 1;
   int64_t subtile = 1;
 };
+
+// Whether every split of a stage divides evenly: each tile its loop, each subtile its tile,
+// and a vectorized subtile longer than a vector the vector's lanes. The space guards the
+// tiles of a stage that hosts other Funcs (TailStrategy::GuardWithIf) unless it is at the
+// root with exact splits, and the buffers of the Funcs computed in guarded tiles are sized
+// at run time: the cost model prices their heap allocations.
+inline bool splits_exact(const std::vector<EmittedLoop>& loops, int vector_loop, bool vectorize, int vector_width) {
+  for (int i = 0; i < static_cast<int>(loops.size()); ++i) {
+    const EmittedLoop& l = loops[i];
+    if (l.tile <= 1) continue;
+    const int64_t lanes = i == vector_loop && vectorize && l.subtile > vector_width ? vector_width : 1;
+    if (l.extent % l.tile != 0 || l.tile % std::max<int64_t>(1, l.subtile) != 0 || l.subtile % lanes != 0)
+      return false;
+  }
+  return true;
+}
 
 // Which loops are tiled whole without the outer loop of their split. A tile as long as its
 // loop would split off an outer loop of one iteration, which Halide's loop partitioning

@@ -1227,6 +1227,58 @@ TEST(AnalyticModel, SmallBuffersOfFuncsComputedPerTileAreOnTheStack) {
   EXPECT_EQ(large.allocation_s > 0, machine().allocation_s > 0);
 }
 
+
+// A Func computed in the tiles of a host that is itself computed in another Func's loops has
+// a buffer sized at run time (the space guards that host's tiles): Halide allocates it on the
+// heap at every production, however small. In a host at the root whose splits are exact, the
+// same buffer has a constant size and lives on the stack.
+TEST(AnalyticModel, ABufferSizedAtRunTimeIsAllocatedOnTheHeapHoweverSmall) {
+  const AppSpace app("unsharp_mask");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
+  auto blur_y_in_blur_x = [&](const std::string& blur_x_location) {
+    return stage_cost_with(kd, space,
+                           {{"location(blur_x)", blur_x_location}, {"location(blur_y)", "TILE"},
+                            {"host(blur_y)", "blur_x"}, {"tile(blur_x.x)", "64"},
+                            {"subtile(blur_x.x)", "64"}, {"tile(blur_x.y)", "8"}, {"subtile(blur_x.y)", "1"}},
+                           "blur_y");
+  };
+  const auto at_root = blur_y_in_blur_x("ROOT"), in_a_tile = blur_y_in_blur_x("TILE");
+  ASSERT_TRUE(at_root);
+  ASSERT_TRUE(in_a_tile);
+  EXPECT_LT(at_root->buffer_bytes, mh::AnalyticModelOptions().stack_allocation_bytes);
+  EXPECT_LT(in_a_tile->buffer_bytes, mh::AnalyticModelOptions().stack_allocation_bytes);
+  EXPECT_EQ(at_root->allocation_s, 0.0);
+  EXPECT_GT(in_a_tile->allocation_s, 0.0);
+  EXPECT_EQ(at_root->where, mh::Where::Tile);
+  EXPECT_EQ(in_a_tile->where, mh::Where::Tile);
+}
+
+// Stores along an innermost loop that runs down the rows of a root buffer touch a new line
+// each. unsharp_mask's output walked down its 1024 rows of 6 KiB (96 lines apart: on a
+// 2048-set L2 they share 64 sets) cannot keep the lines of one walk in L2 for the next: every store fetches
+// its line as a column walk does. Walked along its rows, the stores stream.
+TEST(AnalyticModel, StoresDownTheColumnsOfARootBufferFetchALineEach) {
+  const AppSpace app("unsharp_mask");
+  const hb::KernelDescription& kd = app.kd;
+  const candor::HalideCpuSpace& space = app.space;
+  const mh::MachineDescription& m = machine();
+  if (m.column_walk.all_cores <= 0 || m.l2_geometry.ways <= 0) GTEST_SKIP() << "no column-walk rate or L2 geometry";
+  const auto down = stage_cost_with(kd, space,
+                                    {{"tile(unsharp_mask.x)", "1"}, {"tile(unsharp_mask.y)", "1024"},
+                                     {"subtile(unsharp_mask.y)", "1024"}, {"vectorize(unsharp_mask)", "NO"}},
+                                    "unsharp_mask");
+  const auto along = stage_cost_with(kd, space,
+                                     {{"tile(unsharp_mask.x)", "1536"}, {"subtile(unsharp_mask.x)", "1536"},
+                                      {"tile(unsharp_mask.y)", "1"}, {"vectorize(unsharp_mask)", "NO"}},
+                                     "unsharp_mask");
+  ASSERT_TRUE(down);
+  ASSERT_TRUE(along);
+  const double points = 1536.0 * 1024 * 3;
+  const double bytes = points * 4;
+  EXPECT_GT(down->store_s, 0.9 * points / mh::column_walk_rate(m, bytes, m.cores));
+  EXPECT_LT(along->store_s, 0.2 * down->store_s);
+}
 }  // namespace
 
 // unsharp_mask in full-width strips of 16 rows, computed per group of `rows` rows, with gray
