@@ -2105,10 +2105,11 @@ class Evaluator {
     if (s.where == Where::Root && !ext.empty() && ch.innermost >= 0) {
       const int arg = st.loops[ch.innermost].arg_index;
       double stride = fi.bytes_per_point;
-      for (int d = 0; d < arg && d < int(fi.region.size()); ++d) stride *= double(std::max<int64_t>(1, fi.region[d].extent()));
+      for (int d = 0; d < arg && d < int(fi.region.size()); ++d)
+        stride *= double(std::max<int64_t>(1, fi.region[d].extent()));
       if (arg > 0 && stride >= o_.cache_line_bytes)
         c.store_s += strided_walk_s(c.points_computed / c.vector_efficiency, inner_extent, stride,
-                                    double(fi.points()) * fi.bytes_per_point, cores);
+                                    root_buffer_bytes(fi.name), cores);
     }
     if (register_tile) {
       c.store_s /= reduction_trips;
