@@ -126,6 +126,12 @@ def main():
     progress.finish(f"{len(pending)} searches")
 
     rows = [dict(done[spec], set=s) for s, spec in todo if done.get(spec, {}).get("ok")]
+    # The data first: a reader that closes stdout early (head, grep -q) cannot lose it.
+    dat = os.path.join(o.out, "prediction_error.dat")
+    with open(dat, "w") as f:
+        f.write("# set index, pipeline, predicted ms, measured ms (index: 0 apps, 1 corpus, 2 random)\n")
+        for r in rows:
+            f.write(f"{['apps', 'corpus', 'random'].index(r['set'])} {r['spec']} {r['predicted_ms']} {r['measured_ms']}\n")
     print(f"{'set':<8} {'n':>4} {'median':>8} {'worst':>8}  {'worst pipeline':<26} {'>3x':>4} {'pred/meas':>10}")
     for s in sets:
         got = summary([r for r in rows if r["set"] == s])
@@ -147,11 +153,6 @@ def main():
                 print(f"  {r['spec']:<26} {r['predicted_ms']:>10.4g} {r['measured_ms']:>10.4g} "
                       f"{r['predicted_ms'] / r['measured_ms']:>8.3f}")
 
-    dat = os.path.join(o.out, "prediction_error.dat")
-    with open(dat, "w") as f:
-        f.write("# set index, pipeline, predicted ms, measured ms (index: 0 apps, 1 corpus, 2 random)\n")
-        for r in rows:
-            f.write(f"{['apps', 'corpus', 'random'].index(r['set'])} {r['spec']} {r['predicted_ms']} {r['measured_ms']}\n")
     if o.no_plot or not rows:
         return
     if not shutil.which("gnuplot"):
