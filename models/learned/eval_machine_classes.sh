@@ -18,7 +18,7 @@ zcat "$data/2026-11-29/samples_512_1024.jsonl.gz" > "$work/raw_heldout.jsonl"
 build/bin/candor_refeaturize "$work/raw_heldout.jsonl" "$work/heldout.jsonl" --machine "$data/zen4_machine.json" >&2
 printf "%-28s %-12s %8s %16s %17s %12s\n" class dataset samples learned_pairwise analytic_pairwise learned_r2
 for entry in "zen4_epyc:2026-11-30" "zen3_avx2:2026-11-26" "xeon_avx512:2026-11-23" "xeon_avx512:2026-11-23b" \
-             "xeon_sapphirerapids:2026-12-01"; do
+             "xeon_sapphirerapids:2026-12-01" "zen5_epyc_kvm:2026-12-08"; do
   class=${entry%%:*} dir=${entry#*:}
   zcat "$data/$dir/apps_samples.jsonl.gz" > "$work/raw_$dir.jsonl"
   build/bin/candor_refeaturize "$work/raw_$dir.jsonl" "$work/$dir.jsonl" --machine "$data/$dir/machine.json" >&2

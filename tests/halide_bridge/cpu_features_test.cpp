@@ -338,14 +338,15 @@ TEST_P(MachineTarget, GetsTheRichestTargetItRuns) {
 INSTANTIATE_TEST_SUITE_P(
     Machines, MachineTarget,
     ::testing::Values(MachineCase{"zen4_epyc", kCannonlake}, MachineCase{"zen5_epyc", kCannonlake},
-                      MachineCase{"zen5_kvm", kCannonlake}, MachineCase{"xeon_sapphirerapids", kSapphireRapids},
+                      MachineCase{"zen5_kvm", kCannonlake}, MachineCase{"zen5_epyc_kvm", kCannonlake},
+                      MachineCase{"xeon_sapphirerapids", kSapphireRapids},
                       MachineCase{"avx2_laptop", kAvx2}, MachineCase{"avx2_vm_no_rdrand", kAvx2}),
     [](const ::testing::TestParamInfo<MachineCase>& info) { return std::string(info.param.file); });
 
 // Zen 4 and Zen 5 have what Halide's host detection looks for (AVX512 VNNI and BF16), and
 // lack AVX512-FP16; Zen 5 has AVX-VNNI too.
 TEST(MachineFlags, ZenLacksAvx512Fp16ButHasWhatHalideDetectsAsSapphireRapids) {
-  for (const char* m : {"zen4_epyc", "zen5_epyc", "zen5_kvm"}) {
+  for (const char* m : {"zen4_epyc", "zen5_epyc", "zen5_kvm", "zen5_epyc_kvm"}) {
     const CpuFeatures cpu = read_cpu_flags_file(machine_file(m));
     EXPECT_TRUE(cpu.has_all({"avx512_vnni", "avx512_bf16", "avx512ifma"})) << m;
     EXPECT_FALSE(cpu.has("avx512_fp16")) << m;
