@@ -61,6 +61,13 @@ std::vector<int> pure_loops(const hb::StageInfo& st) {
   return out;
 }
 
+// The first n loops of a stage as the space emits them (bands() in spaces/halide_cpu_space.cpp).
+std::vector<EmittedLoop> emitted_loops(const StageChoice& c, const hb::StageInfo& st, size_t n) {
+  std::vector<EmittedLoop> out;
+  for (size_t i = 0; i < n; ++i) out.push_back({st.loops[i].is_pure, st.loops[i].extent, c.tile[i], c.subtile[i]});
+  return out;
+}
+
 // The loop innermost in the emitted order: the space emits the inner band, the RDom loops,
 // the middle band, then the outer band, each in the kernel's loop order (innermost first);
 // a pure loop lands in the inner band when split with a subtile, in the middle band when
@@ -1255,10 +1262,8 @@ class Evaluator {
     auto add_bands = [&](std::vector<Walk>& out, const StageChoice& c, const hb::StageInfo& s,
                          const std::vector<double>& e, Bands deepest, int vector_loop, int width) {
       const int n = int(std::min({s.loops.size(), e.size(), c.tile.size()}));
-      std::vector<EmittedLoop> emitted;
-      for (int i = 0; i < n; ++i) emitted.push_back({s.loops[i].is_pure, s.loops[i].extent, c.tile[i], c.subtile[i]});
-      const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, c.vector_loop, c.vectorize, c.unrolled_loops(), width,
-                                                            o_.vector_loop_unrolled);
+      const std::vector<bool> unsplit = unsplit_whole_tiles(emitted_loops(c, s, n), c.vector_loop, c.vectorize,
+                                                            c.unrolled_loops(), width, o_.vector_loop_unrolled);
       for (int i = n - 1; i >= 0; --i)
         if (s.loops[i].is_pure && !unsplit[i])
           out.push_back({s.loops[i].arg_index, c.tile[i] > 1 ? std::ceil(e[i] / c.tile[i]) : e[i],
@@ -1600,10 +1605,9 @@ class Evaluator {
     const hb::StageInfo& hst = kd_.funcs[s.host].stages[0];
     const StageChoice& hc = hs.choice[0];
     const int n = int(std::min({hst.loops.size(), hc.tile.size(), hs.extents[0].size()}));
-    std::vector<EmittedLoop> emitted;
-    for (int k = 0; k < n; ++k) emitted.push_back({hst.loops[k].is_pure, hst.loops[k].extent, hc.tile[k], hc.subtile[k]});
-    const std::vector<bool> unsplit = unsplit_whole_tiles(emitted, hc.vector_loop, hc.vectorize, hc.unrolled_loops(),
-                                                          kd_.funcs[s.host].vector_width, o_.vector_loop_unrolled);
+    const std::vector<bool> unsplit = unsplit_whole_tiles(emitted_loops(hc, hst, n), hc.vector_loop, hc.vectorize,
+                                                          hc.unrolled_loops(), kd_.funcs[s.host].vector_width,
+                                                          o_.vector_loop_unrolled);
     for (int k = 0; k < n; ++k) {
       if (hst.loops[k].var != var || !hst.loops[k].is_pure) continue;
       if (hc.tile[k] > 1 && !unsplit[k]) return true;
@@ -1639,10 +1643,8 @@ class Evaluator {
     if (state_[h].where != Where::Root || state_[h].choice.empty()) return true;
     const hb::StageInfo& st = kd_.funcs[h].stages[0];
     const StageChoice& ch = state_[h].choice[0];
-    std::vector<EmittedLoop> loops(st.loops.size());
-    for (size_t i = 0; i < st.loops.size() && i < ch.tile.size(); ++i)
-      loops[i] = {st.loops[i].is_pure, st.loops[i].extent, ch.tile[i], ch.subtile[i]};
-    return !splits_exact(loops, ch.vector_loop, ch.vectorize, kd_.funcs[h].vector_width);
+    return !splits_exact(emitted_loops(ch, st, std::min(st.loops.size(), ch.tile.size())), ch.vector_loop,
+                         ch.vectorize, kd_.funcs[h].vector_width);
   }
 
   // Whether Func p's buffer lives in vector registers: LLVM promotes a small stack buffer to
